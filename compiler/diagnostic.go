@@ -1,0 +1,138 @@
+package compiler
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// Pos is a position in a source file. Line and Column are 1-based; Column
+// counts Unicode code points (what an editor shows), Byte is the 0-based
+// byte offset into the file.
+type Pos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+// Range is a span of source text. End is exclusive, as in hcl.Range.
+type Range struct {
+	Filename string `json:"filename,omitempty"`
+	Start    Pos    `json:"start"`
+	End      Pos    `json:"end"`
+}
+
+// IsZero reports whether the range was never set.
+func (r Range) IsZero() bool { return r.Start.Line == 0 }
+
+func (r Range) String() string {
+	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// Severity orders diagnostics: Error is the most severe.
+type Severity int
+
+const (
+	SeverityInfo Severity = iota + 1
+	SeverityWarning
+	SeverityError
+)
+
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	case SeverityInfo:
+		return "info"
+	}
+	return "unknown"
+}
+
+// ParseSeverity reads "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return SeverityError, nil
+	case "warning":
+		return SeverityWarning, nil
+	case "info":
+		return SeverityInfo, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q: want error, warning or info", s)
+}
+
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+var _ json.Marshaler = Diagnostic{}
+
+// Diagnostic is one problem found in a skill. It is a value: the compiler,
+// the graph analyses and the lint rules report them, and only the command
+// line decides how they are printed.
+type Diagnostic struct {
+	Severity Severity
+	// Rule is the stable kebab-case ID of the check ("unknown-target").
+	Rule string
+	// Summary is the one-line message: lowercase, names quoted with %q.
+	Summary string
+	// Detail explains further, or is empty.
+	Detail string
+	// Range is where the problem is.
+	Range Range
+	// Suggestion is what the author could write instead, or is empty:
+	// `no (many): 4` for `many: 4`, or a near-miss step ID.
+	Suggestion string
+}
+
+// MarshalJSON gives diagnostics a stable lowercase shape.
+func (d Diagnostic) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Severity   string `json:"severity"`
+		Rule       string `json:"rule"`
+		Message    string `json:"message"`
+		Detail     string `json:"detail,omitempty"`
+		Range      Range  `json:"range"`
+		Suggestion string `json:"suggestion,omitempty"`
+	}{d.Severity.String(), d.Rule, d.Summary, d.Detail, d.Range, d.Suggestion})
+}
+
+func (d Diagnostic) Error() string {
+	return fmt.Sprintf("%s: %s: %s [%s]", d.Range, d.Severity, d.Summary, d.Rule)
+}
+
+// Diagnostics is a list of diagnostics.
+type Diagnostics []Diagnostic
+
+// HasErrors reports whether any diagnostic is an error.
+func (ds Diagnostics) HasErrors() bool {
+	for _, d := range ds {
+		if d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// Sort orders diagnostics by file, position, then rule, so output is stable.
+func (ds Diagnostics) Sort() {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i].Range, ds[j].Range
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Start.Byte != b.Start.Byte {
+			return a.Start.Byte < b.Start.Byte
+		}
+		return ds[i].Rule < ds[j].Rule
+	})
+}

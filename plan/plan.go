@@ -1,0 +1,59 @@
+// Package plan is the runtime model of an agent's plan and the four
+// operations on it (make, view, update, close) as pure functions: no I/O,
+// no clock of its own. Stores persist what these functions return.
+package plan
+
+import "time"
+
+// Status is a plan's state.
+type Status string
+
+const (
+	StatusActive    Status = "active"
+	StatusCompleted Status = "completed"
+	StatusFailed    Status = "failed"
+	StatusCancelled Status = "cancelled"
+)
+
+// StepStatus is a step's state.
+type StepStatus string
+
+const (
+	StepPending    StepStatus = "pending"
+	StepInProgress StepStatus = "in_progress"
+	StepDone       StepStatus = "done"
+	StepFailed     StepStatus = "failed"
+	StepSkipped    StepStatus = "skipped"
+)
+
+// Plan is one session's plan. A session holds at most one: its latest.
+type Plan struct {
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	Status Status `json:"status"`
+	Entry  string `json:"entry"`
+	// Skill names the workflow skill the plan was seeded from, if any.
+	Skill string `json:"skill,omitempty"`
+	Steps []Step `json:"steps"`
+	// Note is the closing note.
+	Note      string    `json:"note,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	ExpiresAt time.Time `json:"expires_at"`
+	// Version is set by the store: it grows by one on every write and is
+	// what compare-and-swap compares.
+	Version int64 `json:"version"`
+}
+
+// Step is one step of a plan.
+type Step struct {
+	ID               string     `json:"id"`
+	Goal             string     `json:"goal"`
+	RecommendedTools []string   `json:"recommended_tools"`
+	Status           StepStatus `json:"status"`
+	NextOnSuccess    string     `json:"next_on_success"`
+	NextOnFailure    string     `json:"next_on_failure"`
+	SuccessLabel     string     `json:"success_label,omitempty"`
+	FailureLabel     string     `json:"failure_label,omitempty"`
+	Detail           string     `json:"detail,omitempty"`
+}

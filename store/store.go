@@ -1,0 +1,44 @@
+// Package store persists plans, one per (user, session), with a TTL. The
+// Store interface is small on purpose: load, compare-and-swap, sweep. Every
+// backend (store/memory, store/sqlite, store/postgres) passes the one
+// conformance suite in storetest.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/skillc/skillc/plan"
+)
+
+// DefaultTTL is how long a plan lives after its last write.
+const DefaultTTL = 24 * time.Hour
+
+// Key scopes every read and write: one user, one conversation.
+type Key struct {
+	User    string
+	Session string
+}
+
+var (
+	// ErrNotFound: the session has no plan, or it expired, or it belongs
+	// to someone else (indistinguishable on purpose).
+	ErrNotFound = errors.New("no plan in this session")
+	// ErrConflict: the plan changed since it was loaded.
+	ErrConflict = errors.New("plan was changed concurrently")
+)
+
+// Store is a plan store.
+type Store interface {
+	// Load returns the session's plan, or ErrNotFound. It never returns
+	// an expired plan, swept or not.
+	Load(ctx context.Context, key Key) (*plan.Plan, error)
+	// Save writes p if the stored version is still expect (0: no live
+	// plan). On success p.Version is expect+1 and p.ExpiresAt is the
+	// write time plus the TTL. Otherwise ErrConflict, and nothing changes.
+	Save(ctx context.Context, key Key, p *plan.Plan, expect int64) error
+	// Sweep deletes expired plans and says how many.
+	Sweep(ctx context.Context) (int, error)
+	Close() error
+}
