@@ -1,0 +1,290 @@
+package graph
+
+// Reachable returns the IDs of the steps the entry reaches, the entry
+// included, in source order.
+func (g *Graph) Reachable() []string {
+	reach := g.reachable()
+	var out []string
+	for i := 0; i < g.steps(); i++ {
+		if reach[i] {
+			out = append(out, g.nodes[i])
+		}
+	}
+	return out
+}
+
+// Unreachable returns the IDs of the steps the entry never reaches, in
+// source order.
+func (g *Graph) Unreachable() []string {
+	reach := g.reachable()
+	var out []string
+	for i := 0; i < g.steps(); i++ {
+		if !reach[i] {
+			out = append(out, g.nodes[i])
+		}
+	}
+	return out
+}
+
+// CannotReachEnd returns the IDs of the steps from which no path reaches
+// end, in source order: every way out of them fails or goes round a loop.
+func (g *Graph) CannotReachEnd() []string {
+	toEnd := g.reachesEnd()
+	var out []string
+	for i := 0; i < g.steps(); i++ {
+		if !toEnd[i] {
+			out = append(out, g.nodes[i])
+		}
+	}
+	return out
+}
+
+// EntryReachesEnd reports whether some path from the entry reaches end. A
+// skill without steps has no such path.
+func (g *Graph) EntryReachesEnd() bool {
+	return g.entry >= 0 && g.reachesEnd()[g.entry]
+}
+
+// Cycles returns every loop of the graph once: one per strongly connected
+// component with more than one step, and one per step that leads to
+// itself. Each loop is a path of step IDs that starts at the component's
+// earliest step in source order and returns to it (the start is not
+// repeated at the end): the shortest such path, so the message an author
+// reads is as small as it can be. Loops are listed in the source order of
+// their first steps.
+func (g *Graph) Cycles() [][]string {
+	var out [][]string
+	for _, c := range g.components() {
+		path := g.loopThrough(c)
+		ids := make([]string, len(path))
+		for i, v := range path {
+			ids[i] = g.nodes[v]
+		}
+		out = append(out, ids)
+	}
+	return out
+}
+
+// reachable marks the nodes the entry reaches: an iterative depth-first
+// walk, O(V+E).
+func (g *Graph) reachable() []bool {
+	if g.reach != nil {
+		return g.reach
+	}
+	seen := make([]bool, len(g.nodes))
+	if g.entry >= 0 {
+		seen[g.entry] = true
+		stack := []int32{int32(g.entry)}
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, w := range g.succ[v] {
+				if !seen[w] {
+					seen[w] = true
+					stack = append(stack, w)
+				}
+			}
+		}
+	}
+	g.reach = seen
+	return seen
+}
+
+// reachesEnd marks the nodes from which end is reachable: a breadth-first
+// walk from end over the reversed arcs, O(V+E).
+func (g *Graph) reachesEnd() []bool {
+	if g.toEnd != nil {
+		return g.toEnd
+	}
+	seen := make([]bool, len(g.nodes))
+	end := int32(g.endIndex())
+	seen[end] = true
+	queue := []int32{end}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, w := range g.pred[v] {
+			if !seen[w] {
+				seen[w] = true
+				queue = append(queue, w)
+			}
+		}
+	}
+	g.toEnd = seen
+	return seen
+}
+
+// components returns the strongly connected components that hold a loop
+// (more than one node, or one node with an arc to itself), each sorted by
+// source order, the list sorted by each component's first node.
+//
+// Tarjan's algorithm written iteratively with an explicit call stack: the
+// library's StronglyConnectedComponents recurses once per vertex, which a
+// 100,000-step chain turns into a 100,000-frame recursion, and it returns
+// the components in map order.
+func (g *Graph) components() [][]int32 {
+	if g.sccDone {
+		return g.sccs
+	}
+	n := len(g.nodes)
+	const unvisited = -1
+	index := make([]int32, n)
+	low := make([]int32, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = unvisited
+	}
+	var (
+		next  int32
+		stack []int32 // Tarjan's stack of visited nodes
+		comps [][]int32
+	)
+	type frame struct {
+		v    int32
+		edge int // next successor of v to look at
+	}
+	var calls []frame
+
+	// Nodes are started in source order so the output is stable.
+	for root := 0; root < n; root++ {
+		if index[root] != unvisited {
+			continue
+		}
+		calls = append(calls, frame{v: int32(root)})
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, int32(root))
+		onStack[root] = true
+
+		for len(calls) > 0 {
+			f := &calls[len(calls)-1]
+			v := f.v
+			if f.edge < len(g.succ[v]) {
+				w := g.succ[v][f.edge]
+				f.edge++
+				switch {
+				case index[w] == unvisited:
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					calls = append(calls, frame{v: w})
+				case onStack[w]:
+					low[v] = min(low[v], index[w])
+				}
+				continue
+			}
+			// All successors done: v "returns" to its caller.
+			calls = calls[:len(calls)-1]
+			if len(calls) > 0 {
+				u := calls[len(calls)-1].v
+				low[u] = min(low[u], low[v])
+			}
+			if low[v] != index[v] {
+				continue
+			}
+			// v is the root of a component: pop it.
+			var comp []int32
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp = append(comp, w)
+				if w == v {
+					break
+				}
+			}
+			if len(comp) > 1 || g.selfLoop(v) {
+				comps = append(comps, comp)
+			}
+		}
+	}
+
+	// Sort each component, then the components, by source order. Components
+	// are disjoint, so ordering them by their first node is one pass over
+	// a slot per node: linear, where a comparison sort would not be.
+	first := make([][]int32, n)
+	for _, c := range comps {
+		sortInt32(c, n)
+		first[c[0]] = c
+	}
+	g.sccs = g.sccs[:0]
+	for _, c := range first {
+		if c != nil {
+			g.sccs = append(g.sccs, c)
+		}
+	}
+	g.sccDone = true
+	return g.sccs
+}
+
+func (g *Graph) selfLoop(v int32) bool {
+	for _, w := range g.succ[v] {
+		if w == v {
+			return true
+		}
+	}
+	return false
+}
+
+// sortInt32 sorts a component's node indexes. Components are usually tiny;
+// a large one is sorted by counting, so the whole pass stays linear.
+func sortInt32(c []int32, n int) {
+	if len(c) <= 64 {
+		for i := 1; i < len(c); i++ {
+			for j := i; j > 0 && c[j] < c[j-1]; j-- {
+				c[j], c[j-1] = c[j-1], c[j]
+			}
+		}
+		return
+	}
+	mark := make([]bool, n)
+	for _, v := range c {
+		mark[v] = true
+	}
+	c = c[:0]
+	for v, ok := range mark {
+		if ok {
+			c = append(c, int32(v))
+		}
+	}
+}
+
+// loopThrough returns the shortest path from the component's first node
+// back to itself, staying inside the component: a breadth-first walk,
+// linear in the component's size.
+func (g *Graph) loopThrough(comp []int32) []int32 {
+	start := comp[0]
+	if len(comp) == 1 {
+		return []int32{start}
+	}
+	in := make(map[int32]int32, len(comp)) // node -> its parent on the walk (-1: unseen)
+	for _, v := range comp {
+		in[v] = -1
+	}
+	queue := []int32{start}
+	in[start] = start
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, w := range g.succ[v] {
+			if w == start {
+				// Close the loop: walk the parents back to start.
+				var path []int32
+				for u := v; u != start; u = in[u] {
+					path = append(path, u)
+				}
+				path = append(path, start)
+				for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+					path[i], path[j] = path[j], path[i]
+				}
+				return path
+			}
+			if p, ok := in[w]; ok && p == -1 {
+				in[w] = v
+				queue = append(queue, w)
+			}
+		}
+	}
+	return comp // unreachable: a component of two or more nodes has a loop through each
+}
