@@ -1,0 +1,313 @@
+// Package postgres is the PostgreSQL plan store: several skillc servers, on
+// one machine or many, share one database and see the same plans. It uses
+// pgx's connection pool, creates and migrates its schema on start (safe when
+// several servers start at once), and does compare-and-swap with a version
+// column so racing writes from different servers both land through
+// store.Update's retry.
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/skillc/skillc/plan"
+	"github.com/skillc/skillc/store"
+)
+
+// Defaults for the zero Options.
+const (
+	// DefaultTimeout bounds one store operation when the caller's context
+	// has no earlier deadline, so a stuck database cannot hang a tool call.
+	DefaultTimeout = 10 * time.Second
+	// DefaultSweepBatch is how many expired rows one DELETE removes: small
+	// enough that a sweep never holds many row locks or bloats one
+	// transaction, large enough that a backlog clears in few round trips.
+	DefaultSweepBatch = 1000
+	// cancelGrace is how long a cancelled statement may take to stop on
+	// the server before the connection is dropped.
+	cancelGrace = 2 * time.Second
+)
+
+// Options configure a Store. The zero value is usable.
+type Options struct {
+	// TTL is how long a plan lives after its last write (default
+	// store.DefaultTTL).
+	TTL time.Duration
+	// Now is the clock (default time.Now). Every time the store compares
+	// or writes comes from it, never from the database's now(), so an
+	// injected clock and the expiry rules agree.
+	Now func() time.Time
+	// Schema holds the store's tables; it is created if missing. Empty
+	// means the connection's search_path (usually "public"), which the DSN
+	// can set with search_path=NAME.
+	Schema string
+	// MaxConns caps the connection pool. 0 keeps the DSN's pool_max_conns,
+	// or pgx's default (the greater of 4 and the number of CPUs).
+	MaxConns int32
+	// Timeout bounds each operation (default DefaultTimeout).
+	Timeout time.Duration
+	// SweepEvery starts a background sweeper that deletes expired plans at
+	// this interval until Close. 0: no background sweeper; call Sweep.
+	SweepEvery time.Duration
+	// SweepBatch is the most rows one DELETE removes (default
+	// DefaultSweepBatch); Sweep repeats until no expired row is left.
+	SweepBatch int
+	// Logger receives background sweeper failures (default: discarded).
+	Logger *slog.Logger
+}
+
+// Store is a store.Store on PostgreSQL. It is safe for concurrent use, and
+// any number of Stores, in any number of processes, may share one schema.
+type Store struct {
+	pool  *pgxpool.Pool
+	opts  Options
+	q     queries
+	stop  chan struct{}
+	done  chan struct{}
+	close sync.Once
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open connects to the database at dsn (a postgres:// URL or a key=value
+// string, as pgx takes them), creates or migrates the schema, and returns
+// the store. Close it when done.
+func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
+	if opts.TTL <= 0 {
+		opts.TTL = store.DefaultTTL
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.SweepBatch <= 0 {
+		opts.SweepBatch = DefaultSweepBatch
+	}
+	if opts.MaxConns < 0 {
+		return nil, fmt.Errorf("postgres: pool size %d: want a positive number, or 0 for the default", opts.MaxConns)
+	}
+	if opts.SweepEvery < 0 {
+		return nil, fmt.Errorf("postgres: sweep interval %v: want a positive duration, or 0 for none", opts.SweepEvery)
+	}
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		// pgx redacts the password from this message.
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	// pgx's default on a cancelled context only drops the connection: a
+	// statement waiting on a row lock would then run, and commit, after
+	// the caller was told it failed. A cancel request stops it on the
+	// server too; the deadline is the fallback if the server is gone.
+	cfg.ConnConfig.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: cancelGrace}
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	s := &Store{pool: pool, opts: opts, q: newQueries(opts.Schema)}
+	mctx, cancel := s.bound(ctx)
+	defer cancel()
+	// The pool connects lazily; ping so an unreachable server is reported
+	// as that, not as a failed migration.
+	if err := pool.Ping(mctx); err != nil {
+		pool.Close()
+		return nil, s.fail(mctx, "connect", err)
+	}
+	if err := s.migrate(mctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	if opts.SweepEvery > 0 {
+		s.stop = make(chan struct{})
+		s.done = make(chan struct{})
+		go s.sweepLoop()
+	}
+	return s, nil
+}
+
+// bound applies the per-operation timeout; an earlier deadline on ctx wins.
+func (s *Store) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.opts.Timeout)
+}
+
+// fail wraps a database error. When the context ended, that is the cause
+// to report (and to match with errors.Is), not the server's "canceling
+// statement" or a closed connection that followed from it.
+func (s *Store) fail(ctx context.Context, op string, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return fmt.Errorf("postgres: %s: %w", op, cerr)
+	}
+	return fmt.Errorf("postgres: %s: %w", op, err)
+}
+
+// checkKey rejects keys PostgreSQL text cannot hold (NUL bytes, invalid
+// UTF-8) with a clear message instead of a driver error.
+func checkKey(key store.Key) error {
+	for _, f := range []struct{ name, v string }{{"user", key.User}, {"session", key.Session}} {
+		if !utf8.ValidString(f.v) {
+			return fmt.Errorf("postgres: %s id %q is not valid UTF-8", f.name, f.v)
+		}
+		for i := 0; i < len(f.v); i++ {
+			if f.v[i] == 0 {
+				return fmt.Errorf("postgres: %s id %q contains a NUL byte", f.name, f.v)
+			}
+		}
+	}
+	return nil
+}
+
+// Load returns the session's live plan, or store.ErrNotFound.
+func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
+	if err := checkKey(key); err != nil {
+		// No such key can have been saved.
+		return nil, store.ErrNotFound
+	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	var (
+		version int64
+		data    []byte
+	)
+	err := s.pool.QueryRow(ctx, s.q.load, key.User, key.Session, s.opts.Now()).Scan(&version, &data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, store.ErrNotFound
+	}
+	if err != nil {
+		return nil, s.fail(ctx, "load plan", err)
+	}
+	p := new(plan.Plan)
+	if err := json.Unmarshal(data, p); err != nil {
+		return nil, fmt.Errorf("postgres: load plan: stored plan for user %q session %q is not valid: %w", key.User, key.Session, err)
+	}
+	// The column is the truth: it is what compare-and-swap compares.
+	p.Version = version
+	return p, nil
+}
+
+// Save writes p if the stored version is still expect; 0 means no live
+// plan (an expired row counts as absent and is replaced). On success
+// p.Version is expect+1 and p.ExpiresAt is now plus the TTL; on
+// store.ErrConflict or any error, p and the database are unchanged.
+func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect int64) error {
+	if err := checkKey(key); err != nil {
+		return err
+	}
+	if p == nil {
+		return errors.New("postgres: save plan: nil plan")
+	}
+	if expect < 0 {
+		return fmt.Errorf("postgres: save plan: expected version %d: want 0 (no plan) or a loaded plan's version", expect)
+	}
+	now := s.opts.Now()
+	next := *p
+	next.Version = expect + 1
+	next.ExpiresAt = now.Add(s.opts.TTL)
+	data, err := json.Marshal(&next)
+	if err != nil {
+		return fmt.Errorf("postgres: save plan: %w", err)
+	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	var n int64
+	if expect == 0 {
+		tag, err := s.pool.Exec(ctx, s.q.insert, key.User, key.Session, data, now, next.ExpiresAt)
+		if err != nil {
+			return s.fail(ctx, "save plan", err)
+		}
+		n = tag.RowsAffected()
+	} else {
+		tag, err := s.pool.Exec(ctx, s.q.update, key.User, key.Session, expect, data, now, next.ExpiresAt)
+		if err != nil {
+			return s.fail(ctx, "save plan", err)
+		}
+		n = tag.RowsAffected()
+	}
+	if n == 0 {
+		return store.ErrConflict
+	}
+	p.Version = next.Version
+	p.ExpiresAt = next.ExpiresAt
+	return nil
+}
+
+// Sweep deletes expired plans in batches of Options.SweepBatch rows, each
+// its own short statement, and says how many it deleted.
+func (s *Store) Sweep(ctx context.Context) (int, error) {
+	now := s.opts.Now()
+	total := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+		bctx, cancel := s.bound(ctx)
+		tag, err := s.pool.Exec(bctx, s.q.sweep, now, s.opts.SweepBatch)
+		cancel()
+		if err != nil {
+			return total, s.fail(bctx, "sweep", err)
+		}
+		n := int(tag.RowsAffected())
+		total += n
+		if n < s.opts.SweepBatch {
+			return total, nil
+		}
+	}
+}
+
+func (s *Store) sweepLoop() {
+	defer close(s.done)
+	t := time.NewTicker(s.opts.SweepEvery)
+	defer t.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		// Close interrupts a sweep in flight rather than waiting for it.
+		select {
+		case <-s.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			if _, err := s.Sweep(ctx); err != nil && ctx.Err() == nil && s.opts.Logger != nil {
+				s.opts.Logger.Warn("sweeping expired plans failed", "err", err)
+			}
+		}
+	}
+}
+
+// Close stops the background sweeper and closes the pool. It is safe to
+// call more than once.
+func (s *Store) Close() error {
+	s.close.Do(func() {
+		if s.stop != nil {
+			close(s.stop)
+			<-s.done
+		}
+		s.pool.Close()
+	})
+	return nil
+}
+
+// Stat is the pool's state, for operators and tests.
+func (s *Store) Stat() *pgxpool.Stat { return s.pool.Stat() }

@@ -1,0 +1,170 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// tables are the store's sanitized, schema-qualified table names.
+type tables struct {
+	schema     string // sanitized schema name, "" for the search_path
+	plans      string
+	migrations string
+}
+
+func newTables(schema string) tables {
+	qualify := func(name string) string {
+		if schema == "" {
+			return pgx.Identifier{name}.Sanitize()
+		}
+		return pgx.Identifier{schema, name}.Sanitize()
+	}
+	t := tables{plans: qualify("plans"), migrations: qualify("schema_migrations")}
+	if schema != "" {
+		t.schema = pgx.Identifier{schema}.Sanitize()
+	}
+	return t
+}
+
+// migrations, in order: migration i brings the schema to version i+1.
+// Never edit one that has shipped; append a new one. Each runs in the
+// transaction that holds the migration lock, so a failure leaves the
+// schema at the previous version.
+var migrations = []struct {
+	name string
+	sql  func(t tables) string
+}{
+	{"create plans", func(t tables) string {
+		// plan is json, not jsonb: jsonb refuses \u0000, which a goal
+		// written by a model may contain, and nothing queries inside it.
+		// expires_at is indexed for reads that skip expired rows and for
+		// the sweeper.
+		return fmt.Sprintf(`
+CREATE TABLE %[1]s (
+	user_id    text        NOT NULL,
+	session_id text        NOT NULL,
+	version    bigint      NOT NULL CHECK (version > 0),
+	plan       json        NOT NULL,
+	updated_at timestamptz NOT NULL,
+	expires_at timestamptz NOT NULL,
+	PRIMARY KEY (user_id, session_id)
+);
+CREATE INDEX plans_expires_at_idx ON %[1]s (expires_at);
+`, t.plans)
+	}},
+}
+
+// SchemaVersion is the schema version this build migrates to.
+var SchemaVersion = len(migrations)
+
+// lockKey is the advisory lock that serializes migrations of one schema
+// across every process sharing the database.
+func lockKey(schema string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte("skillc/store/postgres migrate " + schema))
+	return int64(h.Sum64())
+}
+
+// migrate creates the schema or brings it up to SchemaVersion. Several
+// servers may start at once: pg_advisory_xact_lock makes them take turns,
+// and each one after the first finds the work done. When the schema is
+// already current it needs no CREATE privilege, so a server can run as a
+// role that only reads and writes rows.
+func (s *Store) migrate(ctx context.Context) error {
+	t := s.q.tables
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey(s.opts.Schema)); err != nil {
+			return fmt.Errorf("take the migration lock: %w", err)
+		}
+		if s.opts.Schema != "" {
+			var exists bool
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`, s.opts.Schema).Scan(&exists); err != nil {
+				return fmt.Errorf("look up schema %q: %w", s.opts.Schema, err)
+			}
+			if !exists {
+				if _, err := tx.Exec(ctx, `CREATE SCHEMA `+t.schema); err != nil {
+					return fmt.Errorf("create schema %q: %w", s.opts.Schema, err)
+				}
+			}
+		}
+		var found *string
+		if err := tx.QueryRow(ctx, `SELECT to_regclass($1)::text`, t.migrations).Scan(&found); err != nil {
+			return fmt.Errorf("look up the migrations table: %w", err)
+		}
+		if found == nil {
+			if _, err := tx.Exec(ctx, fmt.Sprintf(`
+CREATE TABLE %s (
+	version    integer     PRIMARY KEY,
+	name       text        NOT NULL,
+	applied_at timestamptz NOT NULL DEFAULT now()
+)`, t.migrations)); err != nil {
+				return fmt.Errorf("create the migrations table: %w", err)
+			}
+		}
+		var current int
+		if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM `+t.migrations).Scan(&current); err != nil {
+			return fmt.Errorf("read the schema version: %w", err)
+		}
+		if current > len(migrations) {
+			return fmt.Errorf("the database schema is at version %d, newer than this skillc knows (%d): upgrade skillc", current, len(migrations))
+		}
+		for v := current + 1; v <= len(migrations); v++ {
+			m := migrations[v-1]
+			if _, err := tx.Exec(ctx, m.sql(t)); err != nil {
+				return fmt.Errorf("migration %d (%s): %w", v, m.name, err)
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO `+t.migrations+` (version, name) VALUES ($1, $2)`, v, m.name); err != nil {
+				return fmt.Errorf("record migration %d: %w", v, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: migrate schema: %w", err)
+	}
+	return nil
+}
+
+// queries are the statements, built once per Store for its tables.
+type queries struct {
+	tables
+	load, insert, update, sweep string
+}
+
+func newQueries(schema string) queries {
+	t := newTables(schema)
+	return queries{
+		tables: t,
+		// $3 is the injected clock's now: an expired row is invisible
+		// whether or not a sweep has removed it.
+		load: `SELECT version, plan FROM ` + t.plans + `
+WHERE user_id = $1 AND session_id = $2 AND expires_at > $3`,
+		// Version 0 means "no live plan": insert, or replace a row that
+		// has expired. A live row makes the WHERE false, so nothing is
+		// written and no row is reported: a conflict. ON CONFLICT also
+		// settles two servers inserting at once: one wins, the other
+		// re-checks the WHERE against the winner's row.
+		insert: `INSERT INTO ` + t.plans + ` AS p (user_id, session_id, version, plan, updated_at, expires_at)
+VALUES ($1, $2, 1, $3, $4, $5)
+ON CONFLICT (user_id, session_id) DO UPDATE
+SET version = 1, plan = EXCLUDED.plan, updated_at = EXCLUDED.updated_at, expires_at = EXCLUDED.expires_at
+WHERE p.expires_at <= EXCLUDED.updated_at`,
+		// Compare-and-swap: under READ COMMITTED a racing writer waits for
+		// the row lock and then re-checks version against the new row, so
+		// exactly one of two writers with the same expect succeeds.
+		update: `UPDATE ` + t.plans + `
+SET version = $3 + 1, plan = $4, updated_at = $5, expires_at = $6
+WHERE user_id = $1 AND session_id = $2 AND version = $3 AND expires_at > $5`,
+		// One bounded batch. ctid = ANY(ARRAY(...)) plans as a TID scan;
+		// SKIP LOCKED lets sweepers on several servers, and writers, pass
+		// each other; the outer expires_at re-check spares a row that a
+		// writer renewed after the inner select saw it.
+		sweep: `DELETE FROM ` + t.plans + `
+WHERE ctid = ANY(ARRAY(
+	SELECT ctid FROM ` + t.plans + ` WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED
+)) AND expires_at <= $1`,
+	}
+}
