@@ -57,3 +57,58 @@ type Step struct {
 	FailureLabel     string     `json:"failure_label,omitempty"`
 	Detail           string     `json:"detail,omitempty"`
 }
+
+// Limits on what a plan may hold. They keep a checklist short enough to
+// read at a glance and bound what a store row can grow to.
+const (
+	MaxSteps     = 100
+	MaxGoalLen   = 500 // characters (code points)
+	MaxTools     = 16  // per step
+	MaxTitleLen  = 200
+	MaxNoteLen   = 2000
+	MaxIDLen     = 64
+	MaxToolLen   = 64
+	MaxDetailLen = 10000
+)
+
+// Step returns the step with the given ID, or nil.
+func (p *Plan) Step(id string) *Step {
+	for i := range p.Steps {
+		if p.Steps[i].ID == id {
+			return &p.Steps[i]
+		}
+	}
+	return nil
+}
+
+// Clone returns a deep copy, so the operations can work on a new value and
+// leave their input untouched when they refuse a call.
+func (p *Plan) Clone() *Plan {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	c.Steps = make([]Step, len(p.Steps))
+	for i, s := range p.Steps {
+		s.RecommendedTools = append([]string(nil), s.RecommendedTools...)
+		if s.RecommendedTools == nil {
+			s.RecommendedTools = []string{}
+		}
+		c.Steps[i] = s
+	}
+	return &c
+}
+
+// Closed reports whether the plan no longer takes updates.
+func (p *Plan) Closed() bool { return p.Status != StatusActive }
+
+// Done counts the steps whose status is done.
+func (p *Plan) Done() int {
+	n := 0
+	for _, s := range p.Steps {
+		if s.Status == StepDone {
+			n++
+		}
+	}
+	return n
+}

@@ -42,3 +42,22 @@ type Store interface {
 	Sweep(ctx context.Context) (int, error)
 	Close() error
 }
+
+// Options are what every backend takes. The zero value is the default.
+type Options struct {
+	// TTL is how long a plan lives after its last write; 0 means DefaultTTL.
+	TTL time.Duration
+	// Now is the clock, injected by tests; nil means time.Now.
+	Now func() time.Time
+}
+
+// WithDefaults fills in what the zero value leaves out.
+func (o Options) WithDefaults() Options {
+	if o.TTL <= 0 {
+		o.TTL = DefaultTTL
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}

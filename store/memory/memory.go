@@ -1,0 +1,93 @@
+// Package memory is a Store held in a map: for tests, and for
+// `--store memory` where plans need not outlive the process.
+package memory
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/skillc/skillc/plan"
+	"github.com/skillc/skillc/store"
+)
+
+// Store is an in-memory store.Store, safe for concurrent use.
+type Store struct {
+	opts store.Options
+
+	mu    sync.Mutex
+	plans map[store.Key]*plan.Plan
+}
+
+var _ store.Store = (*Store)(nil)
+
+// New returns an empty store.
+func New(opts store.Options) *Store {
+	return &Store{opts: opts.WithDefaults(), plans: make(map[store.Key]*plan.Plan)}
+}
+
+// live returns the key's plan unless it expired. Callers hold mu.
+func (s *Store) live(key store.Key, now time.Time) *plan.Plan {
+	p := s.plans[key]
+	if p == nil || !now.Before(p.ExpiresAt) {
+		return nil
+	}
+	return p
+}
+
+// Load implements store.Store.
+func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.live(key, s.opts.Now())
+	if p == nil {
+		return nil, store.ErrNotFound
+	}
+	// Copies in and out: a caller must not reach into the stored value.
+	return p.Clone(), nil
+}
+
+// Save implements store.Store.
+func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect int64) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.opts.Now()
+	var have int64
+	if cur := s.live(key, now); cur != nil {
+		have = cur.Version
+	}
+	if have != expect {
+		return store.ErrConflict
+	}
+	p.Version = expect + 1
+	p.ExpiresAt = now.Add(s.opts.TTL)
+	s.plans[key] = p.Clone()
+	return nil
+}
+
+// Sweep implements store.Store.
+func (s *Store) Sweep(ctx context.Context) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.opts.Now()
+	n := 0
+	for k := range s.plans {
+		if s.live(k, now) == nil {
+			delete(s.plans, k)
+			n++
+		}
+	}
+	return n, nil
+}
+
+// Close implements store.Store.
+func (s *Store) Close() error { return nil }

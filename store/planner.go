@@ -1,0 +1,129 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/skillc/skillc/plan"
+)
+
+// Planner runs the four plan tools over a Store for one caller at a time.
+// It is what the CLI and the MCP server share: they differ only in where
+// the key comes from and how the result is printed.
+type Planner struct {
+	Store Store
+	// Now stamps created_at and updated_at; nil means time.Now.
+	Now func() time.Time
+	// NewID names a new plan; nil means 16 random hex digits.
+	NewID func() string
+}
+
+// Result is what each tool returns: the plan, its checklist and, after
+// make_plan, the plan it superseded.
+type Result struct {
+	Plan      *plan.Plan
+	Checklist string
+	// Superseded is the active plan that make_plan closed as cancelled,
+	// or nil.
+	Superseded *plan.Plan
+	// Notice tells the caller about Superseded in one line, or is "".
+	Notice string
+}
+
+// Text is the checklist preceded by the notice, if any: what a tool prints.
+func (r *Result) Text() string {
+	if r.Notice == "" {
+		return r.Checklist
+	}
+	return r.Notice + "\n" + r.Checklist
+}
+
+func (pl *Planner) now() time.Time {
+	if pl.Now != nil {
+		return pl.Now()
+	}
+	return time.Now()
+}
+
+func (pl *Planner) newID() string {
+	if pl.NewID != nil {
+		return pl.NewID()
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return hex.EncodeToString(b[:])
+}
+
+func result(p, superseded *plan.Plan) *Result {
+	r := &Result{Plan: p, Checklist: plan.Checklist(p), Superseded: superseded}
+	if superseded != nil {
+		r.Notice = fmt.Sprintf("the active plan %q was closed as cancelled (superseded) by this one", superseded.Title)
+	}
+	return r
+}
+
+// Make starts the session's plan (make_plan). An active plan already there
+// is closed as superseded and replaced; nothing is stored if in is refused.
+func (pl *Planner) Make(ctx context.Context, key Key, in plan.MakeInput) (*Result, error) {
+	id := pl.newID()
+	var superseded *plan.Plan
+	p, err := Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
+		p, sup, err := plan.Make(cur, in, id, pl.now())
+		superseded = sup
+		return p, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return result(p, superseded), nil
+}
+
+// View returns the session's latest plan, active or closed (view_plan).
+// Without one it returns a *plan.Error with plan.CodeNoPlan.
+func (pl *Planner) View(ctx context.Context, key Key) (*Result, error) {
+	p, err := pl.Store.Load(ctx, key)
+	if errors.Is(err, ErrNotFound) {
+		return nil, noPlan()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return result(p, nil), nil
+}
+
+// Update records step outcomes (update_plan).
+func (pl *Planner) Update(ctx context.Context, key Key, ch plan.Changes) (*Result, error) {
+	p, err := Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
+		if cur == nil {
+			return nil, noPlan()
+		}
+		return plan.Update(cur, ch, pl.now())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return result(p, nil), nil
+}
+
+// Close records step outcomes and closes the plan in one write
+// (close_plan). An empty status is derived from the path.
+func (pl *Planner) Close(ctx context.Context, key Key, note string, status plan.Status, ch plan.Changes) (*Result, error) {
+	p, err := Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
+		if cur == nil {
+			return nil, noPlan()
+		}
+		return plan.Close(cur, note, status, ch, pl.now())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return result(p, nil), nil
+}
+
+func noPlan() error {
+	return &plan.Error{Code: plan.CodeNoPlan, Msg: "there is no plan in this session: call make_plan to start one"}
+}

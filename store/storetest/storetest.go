@@ -1,0 +1,477 @@
+// Package storetest is the conformance suite every store.Store backend
+// passes: compare-and-swap, the Update retry helper, TTL against an injected
+// clock, sweep, scope, concurrent writers and the closed-plan rules.
+//
+//	func TestConformance(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T, clock func() time.Time, ttl time.Duration) store.Store {
+//			return memory.New(store.Options{TTL: ttl, Now: clock})
+//		})
+//	}
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/skillc/skillc/plan"
+	"github.com/skillc/skillc/store"
+)
+
+// Opener returns a new, empty store that reads time from clock and keeps
+// plans for ttl after their last write. The suite closes it.
+type Opener func(t *testing.T, clock func() time.Time, ttl time.Duration) store.Store
+
+// Clock is a settable clock for TTL tests.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock returns a clock stopped at a fixed instant.
+func NewClock() *Clock {
+	return &Clock{now: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)}
+}
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock forward.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+const ttl = time.Hour
+
+type env struct {
+	t     *testing.T
+	ctx   context.Context
+	clock *Clock
+	s     store.Store
+	pl    *store.Planner
+}
+
+func newEnv(t *testing.T, open Opener) *env {
+	t.Helper()
+	c := NewClock()
+	s := open(t, c.Now, ttl)
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+	n := 0
+	var mu sync.Mutex
+	return &env{t: t, ctx: context.Background(), clock: c, s: s, pl: &store.Planner{
+		Store: s, Now: c.Now,
+		NewID: func() string { mu.Lock(); defer mu.Unlock(); n++; return "plan-" + strconv.Itoa(n) },
+	}}
+}
+
+// steps returns n steps, each going on to the next.
+func steps(n int) []plan.StepInput {
+	out := make([]plan.StepInput, n)
+	for i := range out {
+		out[i] = plan.StepInput{Goal: fmt.Sprintf("Do part %d.", i+1), RecommendedTools: []string{"tool_" + strconv.Itoa(i+1)}}
+	}
+	return out
+}
+
+func (e *env) newPlan(title string, n int) *plan.Plan {
+	e.t.Helper()
+	p, _, err := plan.Make(nil, plan.MakeInput{Title: title, Steps: steps(n)}, title, e.clock.Now())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return p
+}
+
+func (e *env) mustLoad(key store.Key) *plan.Plan {
+	e.t.Helper()
+	p, err := e.s.Load(e.ctx, key)
+	if err != nil {
+		e.t.Fatalf("load %v: %v", key, err)
+	}
+	return p
+}
+
+func (e *env) wantNotFound(key store.Key) {
+	e.t.Helper()
+	p, err := e.s.Load(e.ctx, key)
+	if !errors.Is(err, store.ErrNotFound) {
+		e.t.Fatalf("load %v: got plan %v, error %v; want ErrNotFound", key, p, err)
+	}
+}
+
+func asJSON(t *testing.T, p *plan.Plan) string {
+	t.Helper()
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+var alice = store.Key{User: "alice", Session: "s1"}
+
+// Run runs the conformance suite against stores made by open.
+func Run(t *testing.T, open Opener) {
+	t.Run("LoadEmpty", func(t *testing.T) {
+		e := newEnv(t, open)
+		e.wantNotFound(alice)
+		if n, err := e.s.Sweep(e.ctx); err != nil || n != 0 {
+			t.Fatalf("sweep of an empty store: %d, %v", n, err)
+		}
+	})
+
+	t.Run("SaveLoadRoundTrip", func(t *testing.T) {
+		e := newEnv(t, open)
+		p := e.newPlan("Round trip · ünïcødé \"quotes\"", plan.MaxSteps)
+		p.Steps[3].Detail = "line one\nline two\t<tab> & \u2028"
+		p.Skill = "some-skill"
+		if err := e.s.Save(e.ctx, alice, p, 0); err != nil {
+			t.Fatal(err)
+		}
+		if p.Version != 1 {
+			t.Errorf("version after first save = %d, want 1", p.Version)
+		}
+		if want := e.clock.Now().Add(ttl); !p.ExpiresAt.Equal(want) {
+			t.Errorf("expires_at = %v, want %v", p.ExpiresAt, want)
+		}
+		got := e.mustLoad(alice)
+		if got.Version != 1 || !got.ExpiresAt.Equal(p.ExpiresAt) {
+			t.Errorf("loaded version %d expires %v; want 1, %v", got.Version, got.ExpiresAt, p.ExpiresAt)
+		}
+		// Times compare with Equal (a backend may change the location).
+		got.ExpiresAt, got.CreatedAt, got.UpdatedAt = p.ExpiresAt, p.CreatedAt, p.UpdatedAt
+		if a, b := asJSON(t, got), asJSON(t, p); a != b {
+			t.Errorf("loaded plan differs from saved:\n got %s\nwant %s", a, b)
+		}
+		// The loaded value is the caller's: changing it changes nothing stored.
+		got.Steps[0].Status = plan.StepDone
+		if again := e.mustLoad(alice); again.Steps[0].Status != plan.StepInProgress {
+			t.Errorf("a loaded plan aliases the stored one")
+		}
+	})
+
+	t.Run("CompareAndSwap", func(t *testing.T) {
+		e := newEnv(t, open)
+		if err := e.s.Save(e.ctx, alice, e.newPlan("a", 2), 3); !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("save expecting version 3 on an empty session: %v, want ErrConflict", err)
+		}
+		e.wantNotFound(alice)
+		if err := e.s.Save(e.ctx, alice, e.newPlan("a", 2), 0); err != nil {
+			t.Fatal(err)
+		}
+		for _, expect := range []int64{0, 2, 7} {
+			p := e.newPlan("stale", 3)
+			if err := e.s.Save(e.ctx, alice, p, expect); !errors.Is(err, store.ErrConflict) {
+				t.Fatalf("save expecting %d with version 1 stored: %v, want ErrConflict", expect, err)
+			}
+		}
+		if got := e.mustLoad(alice); got.Title != "a" || got.Version != 1 {
+			t.Fatalf("after refused saves: title %q version %d, want \"a\" 1", got.Title, got.Version)
+		}
+		p := e.newPlan("b", 2)
+		if err := e.s.Save(e.ctx, alice, p, 1); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.mustLoad(alice); got.Title != "b" || got.Version != 2 || p.Version != 2 {
+			t.Fatalf("after save: title %q version %d (returned %d), want \"b\" 2", got.Title, got.Version, p.Version)
+		}
+	})
+
+	t.Run("Scope", func(t *testing.T) {
+		e := newEnv(t, open)
+		keys := []store.Key{
+			{User: "alice", Session: "s1"},
+			{User: "bob", Session: "s1"},
+			{User: "alice", Session: "s2"},
+			{User: "ålice:s1", Session: ""},
+			{User: "alice", Session: "s1 "},
+			{User: "", Session: "alice s1"},
+		}
+		if err := e.s.Save(e.ctx, keys[0], e.newPlan("mine", 1), 0); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range keys[1:] {
+			e.wantNotFound(k)
+			if err := e.s.Save(e.ctx, k, e.newPlan("other", 1), 1); !errors.Is(err, store.ErrConflict) {
+				t.Fatalf("save %v expecting another user's version: %v, want ErrConflict", k, err)
+			}
+		}
+		for i, k := range keys[1:] {
+			if err := e.s.Save(e.ctx, k, e.newPlan("plan "+strconv.Itoa(i), 1), 0); err != nil {
+				t.Fatalf("save %v: %v", k, err)
+			}
+		}
+		if got := e.mustLoad(keys[0]); got.Title != "mine" || got.Version != 1 {
+			t.Fatalf("alice's plan changed: %q version %d", got.Title, got.Version)
+		}
+		for i, k := range keys[1:] {
+			if got := e.mustLoad(k); got.Title != "plan "+strconv.Itoa(i) {
+				t.Fatalf("%v holds %q", k, got.Title)
+			}
+		}
+		// Through the planner, another user's session is an empty one.
+		_, err := e.pl.View(e.ctx, store.Key{User: "mallory", Session: "s1"})
+		if plan.ErrorCode(err) != plan.CodeNoPlan {
+			t.Fatalf("view of another user's session: %v, want no_plan", err)
+		}
+		_, err = e.pl.Update(e.ctx, store.Key{User: "mallory", Session: "s1"}, plan.Changes{Check: []string{"1"}})
+		if plan.ErrorCode(err) != plan.CodeNoPlan {
+			t.Fatalf("update of another user's session: %v, want no_plan", err)
+		}
+	})
+
+	t.Run("TTL", func(t *testing.T) {
+		e := newEnv(t, open)
+		p := e.newPlan("ttl", 2)
+		if err := e.s.Save(e.ctx, alice, p, 0); err != nil {
+			t.Fatal(err)
+		}
+		e.clock.Advance(ttl - time.Millisecond)
+		e.mustLoad(alice)
+		e.clock.Advance(time.Millisecond)
+		e.wantNotFound(alice) // expired at exactly write time + ttl, before any sweep
+		if err := e.s.Save(e.ctx, alice, e.newPlan("late", 1), 1); !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("save over an expired plan expecting its version: %v, want ErrConflict", err)
+		}
+		// An expired plan is no plan: a new one starts over at version 1.
+		fresh := e.newPlan("fresh", 2)
+		if err := e.s.Save(e.ctx, alice, fresh, 0); err != nil {
+			t.Fatalf("save over an expired plan: %v", err)
+		}
+		if fresh.Version != 1 {
+			t.Fatalf("version over an expired plan = %d, want 1", fresh.Version)
+		}
+		// Sliding: every write pushes the expiry to write time + ttl.
+		e.clock.Advance(ttl / 2)
+		if _, err := e.pl.Update(e.ctx, alice, plan.Changes{Check: []string{"1"}}); err != nil {
+			t.Fatal(err)
+		}
+		e.clock.Advance(ttl * 3 / 4)
+		got := e.mustLoad(alice)
+		if want := e.clock.Now().Add(ttl / 4); !got.ExpiresAt.Equal(want) {
+			t.Fatalf("expires_at after a write = %v, want %v", got.ExpiresAt, want)
+		}
+		// Reads do not extend the TTL.
+		e.clock.Advance(ttl / 4)
+		e.wantNotFound(alice)
+		if _, err := e.pl.View(e.ctx, alice); plan.ErrorCode(err) != plan.CodeNoPlan {
+			t.Fatalf("view after expiry: %v, want no_plan", err)
+		}
+	})
+
+	t.Run("Sweep", func(t *testing.T) {
+		e := newEnv(t, open)
+		for i := range 5 {
+			k := store.Key{User: "u", Session: strconv.Itoa(i)}
+			if err := e.s.Save(e.ctx, k, e.newPlan("old", 1), 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.clock.Advance(ttl / 2)
+		live := store.Key{User: "u", Session: "live"}
+		if err := e.s.Save(e.ctx, live, e.newPlan("live", 1), 0); err != nil {
+			t.Fatal(err)
+		}
+		// Rewriting an old one slides it past the sweep.
+		kept := store.Key{User: "u", Session: "0"}
+		if err := e.s.Save(e.ctx, kept, e.newPlan("kept", 1), 1); err != nil {
+			t.Fatal(err)
+		}
+		e.clock.Advance(ttl / 2)
+		n, err := e.s.Sweep(e.ctx)
+		if err != nil || n != 4 {
+			t.Fatalf("sweep = %d, %v; want 4 expired plans", n, err)
+		}
+		e.mustLoad(live)
+		e.mustLoad(kept)
+		if n, err := e.s.Sweep(e.ctx); err != nil || n != 0 {
+			t.Fatalf("second sweep = %d, %v; want 0", n, err)
+		}
+		e.clock.Advance(ttl)
+		if n, err := e.s.Sweep(e.ctx); err != nil || n != 2 {
+			t.Fatalf("last sweep = %d, %v; want 2", n, err)
+		}
+	})
+
+	t.Run("UpdateHelper", func(t *testing.T) {
+		e := newEnv(t, open)
+		calls := 0
+		p, err := store.Update(e.ctx, e.s, alice, func(cur *plan.Plan) (*plan.Plan, error) {
+			calls++
+			if cur != nil {
+				t.Errorf("cur = %v on an empty session, want nil", cur)
+			}
+			return e.newPlan("first", 3), nil
+		})
+		if err != nil || p.Version != 1 || calls != 1 {
+			t.Fatalf("create: %v version %v calls %d", err, p, calls)
+		}
+
+		// An error from fn writes nothing.
+		boom := errors.New("boom")
+		if _, err := store.Update(e.ctx, e.s, alice, func(cur *plan.Plan) (*plan.Plan, error) {
+			return nil, boom
+		}); !errors.Is(err, boom) {
+			t.Fatalf("fn error: %v, want boom", err)
+		}
+		// A nil plan from fn writes nothing and returns cur.
+		same, err := store.Update(e.ctx, e.s, alice, func(cur *plan.Plan) (*plan.Plan, error) { return nil, nil })
+		if err != nil || same.Version != 1 {
+			t.Fatalf("no-op update: %v, %v", same, err)
+		}
+
+		// A writer that sneaks in between load and save forces one retry,
+		// and both writes land.
+		calls = 0
+		p, err = store.Update(e.ctx, e.s, alice, func(cur *plan.Plan) (*plan.Plan, error) {
+			calls++
+			if calls == 1 {
+				other, err := plan.Update(cur, plan.Changes{Check: []string{"1"}}, e.clock.Now())
+				if err != nil {
+					return nil, err
+				}
+				if err := e.s.Save(e.ctx, alice, other, cur.Version); err != nil {
+					t.Errorf("interleaved save: %v", err)
+				}
+			}
+			return plan.Update(cur, plan.Changes{Skip: []string{"3"}}, e.clock.Now())
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if calls != 2 {
+			t.Errorf("fn ran %d times, want 2 (one conflict, one retry)", calls)
+		}
+		got := e.mustLoad(alice)
+		if got.Version != 3 || got.Step("1").Status != plan.StepDone || got.Step("3").Status != plan.StepSkipped {
+			t.Fatalf("after the retried update: version %d, steps %s %s; want 3, done, skipped",
+				got.Version, got.Step("1").Status, got.Step("3").Status)
+		}
+		if p.Version != got.Version {
+			t.Errorf("returned version %d, stored %d", p.Version, got.Version)
+		}
+
+		// A cancelled context ends the call.
+		ctx, cancel := context.WithCancel(e.ctx)
+		cancel()
+		if _, err := store.Update(ctx, e.s, alice, func(cur *plan.Plan) (*plan.Plan, error) { return cur.Clone(), nil }); err == nil {
+			t.Fatal("update with a cancelled context succeeded")
+		}
+	})
+
+	t.Run("ConcurrentUpdatesLoseNothing", func(t *testing.T) {
+		e := newEnv(t, open)
+		const n = 50
+		if _, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "race", Steps: steps(n)}); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for i := range n {
+			wg.Go(func() {
+				_, err := e.pl.Update(e.ctx, alice, plan.Changes{Check: []string{strconv.Itoa(i + 1)}})
+				errs <- err
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := e.mustLoad(alice)
+		if got.Done() != n || got.Version != n+1 {
+			t.Fatalf("after %d concurrent checks: %d done, version %d; want %d, %d", n, got.Done(), got.Version, n, n+1)
+		}
+	})
+
+	t.Run("Planner", func(t *testing.T) {
+		e := newEnv(t, open)
+		if _, err := e.pl.View(e.ctx, alice); plan.ErrorCode(err) != plan.CodeNoPlan {
+			t.Fatalf("view without a plan: %v", err)
+		}
+		if _, err := e.pl.Close(e.ctx, alice, "done", "", plan.Changes{}); plan.ErrorCode(err) != plan.CodeNoPlan {
+			t.Fatalf("close without a plan: %v", err)
+		}
+		// A refused make stores nothing.
+		bad := plan.MakeInput{Title: "loop", Steps: []plan.StepInput{{Goal: "a", NextOnSuccess: "9"}}}
+		if _, err := e.pl.Make(e.ctx, alice, bad); plan.ErrorCode(err) != plan.CodeUnknownStep {
+			t.Fatalf("make with an unknown target: %v", err)
+		}
+		e.wantNotFound(alice)
+
+		r, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "first", Steps: steps(3)})
+		if err != nil || r.Superseded != nil || r.Notice != "" || r.Plan.Version != 1 {
+			t.Fatalf("make: %+v, %v", r, err)
+		}
+		if !strings.HasPrefix(r.Text(), "first · active · 0/3 done\n") || r.Text() != r.Checklist {
+			t.Fatalf("make text:\n%s", r.Text())
+		}
+		if _, err := e.pl.Make(e.ctx, alice, bad); err == nil {
+			t.Fatal("bad make accepted")
+		}
+		if got := e.mustLoad(alice); got.Title != "first" || got.Version != 1 {
+			t.Fatalf("a refused make changed the plan: %q version %d", got.Title, got.Version)
+		}
+
+		r, err = e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "second", Steps: steps(2)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Superseded == nil || r.Superseded.Title != "first" || r.Superseded.Status != plan.StatusCancelled ||
+			r.Superseded.Note != "superseded" || !strings.Contains(r.Text(), "superseded") {
+			t.Fatalf("make over an active plan: superseded %+v, text:\n%s", r.Superseded, r.Text())
+		}
+		if r.Plan.Version != 2 {
+			t.Errorf("version of the replacing plan = %d, want 2", r.Plan.Version)
+		}
+
+		if _, err := e.pl.Update(e.ctx, alice, plan.Changes{Check: []string{"1"}, Fail: []string{"7"}}); plan.ErrorCode(err) != plan.CodeUnknownStep {
+			t.Fatalf("update naming an unknown step: %v", err)
+		}
+		if got := e.mustLoad(alice); got.Version != 2 || got.Step("1").Status != plan.StepInProgress {
+			t.Fatalf("a refused update changed the plan: version %d", got.Version)
+		}
+		r, err = e.pl.Close(e.ctx, alice, "all done", "", plan.Changes{Check: []string{"1", "2"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Plan.Status != plan.StatusCompleted || r.Plan.Version != 3 || r.Plan.Note != "all done" {
+			t.Fatalf("close: status %s version %d note %q", r.Plan.Status, r.Plan.Version, r.Plan.Note)
+		}
+
+		// Closed-plan rules: no more updates or closes; view still shows it;
+		// a new make does not report a closed plan as superseded.
+		if _, err := e.pl.Update(e.ctx, alice, plan.Changes{Uncheck: []string{"1"}}); plan.ErrorCode(err) != plan.CodeClosed {
+			t.Fatalf("update of a closed plan: %v", err)
+		}
+		if _, err := e.pl.Close(e.ctx, alice, "again", plan.StatusFailed, plan.Changes{}); plan.ErrorCode(err) != plan.CodeClosed {
+			t.Fatalf("close of a closed plan: %v", err)
+		}
+		v, err := e.pl.View(e.ctx, alice)
+		if err != nil || v.Plan.Status != plan.StatusCompleted || v.Plan.Version != 3 {
+			t.Fatalf("view of the closed plan: %+v, %v", v, err)
+		}
+		r, err = e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "third", Steps: steps(1)})
+		if err != nil || r.Superseded != nil || r.Plan.Version != 4 {
+			t.Fatalf("make after close: %+v, %v", r, err)
+		}
+	})
+}
