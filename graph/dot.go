@@ -1,0 +1,159 @@
+package graph
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/skillc/skillc/compiler"
+)
+
+// Colours shared by the DOT and Mermaid drawings.
+const (
+	colorStep       = "#4a5568"
+	colorStepFill   = "#f7fafc"
+	colorSuccess    = "#2d3748"
+	colorFailure    = "#c53030"
+	colorEndFill    = "#c6f6d5"
+	colorEnd        = "#2f855a"
+	colorFailFill   = "#fed7d7"
+	colorToolsLabel = "#4a5568"
+	fontFamily      = "Helvetica,Arial,sans-serif"
+)
+
+// entryNode is the DOT name of the start point drawn before the entry. Its
+// parentheses cannot appear in a step ID, so it never meets a step.
+const entryNode = "(entry)"
+
+// DOT writes the graph in Graphviz's DOT language. The output is the same
+// byte for byte for the same skill: it is written by hand in source order,
+// because the library's draw.DOT ranges over maps.
+//
+// Steps are rounded boxes showing the ID, the goal wrapped to short lines
+// and the recommended tools; success edges are solid, failure edges dashed
+// and red; labels are the author's LABEL or key word; end is a green double
+// circle, fail a red octagon, and a black dot points at the entry.
+func (g *Graph) DOT() []byte {
+	var b bytes.Buffer
+	title := g.skill.Title
+	if title == "" {
+		title = g.skill.Name
+	}
+	fmt.Fprintf(&b, "digraph %s {\n", dotQuote(g.skill.Name))
+	fmt.Fprintf(&b, "\tgraph [label=%s, labelloc=t, fontname=%s, fontsize=16, rankdir=TB, nodesep=0.4, ranksep=0.45, pad=0.3];\n",
+		dotQuote(title), dotQuote(fontFamily))
+	fmt.Fprintf(&b, "\tnode [shape=box, style=\"rounded,filled\", color=%s, fillcolor=%s, fontname=%s, fontsize=11, margin=\"0.15,0.08\"];\n",
+		dotQuote(colorStep), dotQuote(colorStepFill), dotQuote(fontFamily))
+	fmt.Fprintf(&b, "\tedge [color=%s, fontname=%s, fontsize=10];\n", dotQuote(colorSuccess), dotQuote(fontFamily))
+
+	if g.entry >= 0 {
+		fmt.Fprintf(&b, "\t%s [shape=point, width=0.15, color=black, label=\"\"];\n", dotQuote(entryNode))
+		fmt.Fprintf(&b, "\t%s -> %s [color=black];\n", dotQuote(entryNode), dotQuote(g.nodes[g.entry]))
+	}
+	for _, st := range g.skill.Steps {
+		fmt.Fprintf(&b, "\t%s [label=<%s>];\n", dotQuote(st.ID), nodeHTML(st))
+	}
+	toEnd, toFail := g.terminalsUsed()
+	if toEnd {
+		fmt.Fprintf(&b, "\t%s [shape=doublecircle, color=%s, fillcolor=%s, fontcolor=%s, style=filled, label=\"end\", margin=0.02];\n",
+			dotQuote(compiler.End), dotQuote(colorEnd), dotQuote(colorEndFill), dotQuote(colorEnd))
+	}
+	if toFail {
+		fmt.Fprintf(&b, "\t%s [shape=octagon, color=%s, fillcolor=%s, fontcolor=%s, style=filled, label=\"fail\", margin=0.02];\n",
+			dotQuote(compiler.Fail), dotQuote(colorFailure), dotQuote(colorFailFill), dotQuote(colorFailure))
+	}
+	for _, e := range g.edges {
+		var attrs []string
+		if e.Label != "" {
+			attrs = append(attrs, "label="+dotQuote(e.Label))
+		}
+		if e.Kind == compiler.Failure {
+			attrs = append(attrs, "style=dashed", "color="+dotQuote(colorFailure), "fontcolor="+dotQuote(colorFailure))
+		}
+		fmt.Fprintf(&b, "\t%s -> %s", dotQuote(e.From), dotQuote(e.To))
+		if len(attrs) > 0 {
+			fmt.Fprintf(&b, " [%s]", strings.Join(attrs, ", "))
+		}
+		b.WriteString(";\n")
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+// terminalsUsed reports whether any edge reaches end and fail: a terminal
+// nothing leads to is left out of the drawing.
+func (g *Graph) terminalsUsed() (end, fail bool) {
+	for _, e := range g.edges {
+		switch e.To {
+		case compiler.End:
+			end = true
+		case compiler.Fail:
+			fail = true
+		}
+	}
+	return end, fail
+}
+
+// nodeHTML is a step's label as a Graphviz HTML-like label: the ID in bold,
+// the goal wrapped, the tools in small grey type.
+func nodeHTML(st *compiler.Step) string {
+	var b strings.Builder
+	b.WriteString("<b>")
+	b.WriteString(htmlEscape(st.ID))
+	b.WriteString("</b>")
+	for _, line := range wrap(st.Goal, wrapWidth) {
+		b.WriteString("<br/>")
+		b.WriteString(htmlEscape(line))
+	}
+	if len(st.Tools) > 0 {
+		for _, line := range wrap("tools: "+strings.Join(st.ToolNames(), ", "), wrapWidth) {
+			fmt.Fprintf(&b, `<br/><font point-size="9" color="%s">%s</font>`, colorToolsLabel, htmlEscape(line))
+		}
+	}
+	return b.String()
+}
+
+// dotQuote writes s as a DOT double-quoted string. Backslashes are doubled
+// so Graphviz's own escapes (\n, \l, \N) never fire on an author's text,
+// and line breaks become spaces: a label's lines are ours to choose.
+func dotQuote(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r < 0x20 || r == 0x7f:
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// htmlEscape makes text safe inside a Graphviz HTML-like label.
+func htmlEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '"':
+			b.WriteString("&quot;")
+		case r < 0x20 || r == 0x7f:
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,163 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/skillc/skillc/compiler"
+)
+
+// Mermaid node names. Step IDs are not used as names: Mermaid reads `end`
+// and some punctuation as syntax, so steps are s0, s1, ... in source order
+// and the terminals get fixed names no step can have.
+const (
+	mermaidEntry = "t_entry"
+	mermaidEnd   = "t_end"
+	mermaidFail  = "t_fail"
+)
+
+// Mermaid writes the graph as a Mermaid flowchart, top to bottom, with the
+// same content as DOT: ID, wrapped goal and tools in each step, success
+// edges solid, failure edges dotted and red, the author's labels, end and
+// fail as distinct terminals and a dot before the entry. The output is the
+// same byte for byte for the same skill.
+func (g *Graph) Mermaid() []byte {
+	var b bytes.Buffer
+	title := g.skill.Title
+	if title == "" {
+		title = g.skill.Name
+	}
+	if title != "" {
+		fmt.Fprintf(&b, "---\ntitle: %s\n---\n", yamlQuote(title))
+	}
+	b.WriteString("flowchart TD\n")
+
+	name := func(i int) string {
+		switch i {
+		case g.endIndex():
+			return mermaidEnd
+		case g.failIndex():
+			return mermaidFail
+		}
+		return "s" + strconv.Itoa(i)
+	}
+
+	for i, st := range g.skill.Steps {
+		fmt.Fprintf(&b, "    %s[\"%s\"]\n", name(i), mermaidNodeLabel(st))
+	}
+	toEnd, toFail := g.terminalsUsed()
+	if toEnd {
+		fmt.Fprintf(&b, "    %s(((\"end\")))\n", mermaidEnd)
+	}
+	if toFail {
+		fmt.Fprintf(&b, "    %s{{\"fail\"}}\n", mermaidFail)
+	}
+
+	link := 0 // Mermaid styles links by their index in the file
+	var failures []string
+	if g.entry >= 0 {
+		fmt.Fprintf(&b, "    %s((\" \")) --> %s\n", mermaidEntry, name(g.entry))
+		link++
+	}
+	for _, e := range g.edges {
+		arrow := "-->"
+		if e.Kind == compiler.Failure {
+			arrow = "-.->"
+			failures = append(failures, strconv.Itoa(link))
+		}
+		label := ""
+		if e.Label != "" {
+			label = "|\"" + mermaidEscape(e.Label) + "\"|"
+		}
+		fmt.Fprintf(&b, "    %s %s%s %s\n", name(g.index[e.From]), arrow, label, name(g.index[e.To]))
+		link++
+	}
+
+	fmt.Fprintf(&b, "    classDef step fill:%s,stroke:%s,color:#1a202c\n", colorStepFill, colorStep)
+	fmt.Fprintf(&b, "    classDef done fill:%s,stroke:%s,color:%s\n", colorEndFill, colorEnd, colorEnd)
+	fmt.Fprintf(&b, "    classDef failed fill:%s,stroke:%s,color:%s\n", colorFailFill, colorFailure, colorFailure)
+	b.WriteString("    classDef entry fill:#000,stroke:#000\n")
+	if n := len(g.skill.Steps); n > 0 {
+		names := make([]string, n)
+		for i := range names {
+			names[i] = name(i)
+		}
+		fmt.Fprintf(&b, "    class %s step\n", strings.Join(names, ","))
+		fmt.Fprintf(&b, "    class %s entry\n", mermaidEntry)
+	}
+	if toEnd {
+		fmt.Fprintf(&b, "    class %s done\n", mermaidEnd)
+	}
+	if toFail {
+		fmt.Fprintf(&b, "    class %s failed\n", mermaidFail)
+	}
+	if len(failures) > 0 {
+		fmt.Fprintf(&b, "    linkStyle %s stroke:%s,color:%s\n", strings.Join(failures, ","), colorFailure, colorFailure)
+	}
+	return b.Bytes()
+}
+
+func mermaidNodeLabel(st *compiler.Step) string {
+	var b strings.Builder
+	b.WriteString("<b>")
+	b.WriteString(mermaidEscape(st.ID))
+	b.WriteString("</b>")
+	for _, line := range wrap(st.Goal, wrapWidth) {
+		b.WriteString("<br/>")
+		b.WriteString(mermaidEscape(line))
+	}
+	if len(st.Tools) > 0 {
+		b.WriteString("<br/><small>")
+		for i, line := range wrap("tools: "+strings.Join(st.ToolNames(), ", "), wrapWidth) {
+			if i > 0 {
+				b.WriteString("<br/>")
+			}
+			b.WriteString(mermaidEscape(line))
+		}
+		b.WriteString("</small>")
+	}
+	return b.String()
+}
+
+// mermaidEscape makes text safe inside a Mermaid "..." label, which Mermaid
+// renders as HTML: quotes and markup characters become Mermaid's #code;
+// entities, and so does # itself, so an author's "#12;" stays text.
+func mermaidEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString("#quot;")
+		case r == '#':
+			b.WriteString("#35;")
+		case r == '&':
+			b.WriteString("#amp;")
+		case r == '<':
+			b.WriteString("#lt;")
+		case r == '>':
+			b.WriteString("#gt;")
+		case r == '`':
+			b.WriteString("#96;")
+		case r == '|':
+			b.WriteString("#124;")
+		case r < 0x20 || r == 0x7f:
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// yamlQuote writes s as a double-quoted YAML scalar; JSON's string syntax is
+// a subset of it.
+func yamlQuote(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}

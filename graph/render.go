@@ -1,0 +1,75 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/goccy/go-graphviz"
+)
+
+// ImageFormat is a drawing Graphviz makes from DOT.
+type ImageFormat string
+
+const (
+	SVG ImageFormat = "svg"
+	PNG ImageFormat = "png"
+)
+
+// Renderer lays out DOT and draws it as SVG or PNG inside the process, with
+// Graphviz compiled to WebAssembly (github.com/goccy/go-graphviz): nothing
+// to install. Starting it compiles the WebAssembly module, which takes a
+// noticeable moment, so make one per process and reuse it. It is safe for
+// concurrent use; drawings are made one at a time.
+type Renderer struct {
+	mu sync.Mutex
+	gv *graphviz.Graphviz
+}
+
+// NewRenderer starts Graphviz.
+func NewRenderer(ctx context.Context) (*Renderer, error) {
+	gv, err := graphviz.New(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("start graphviz: %w", err)
+	}
+	return &Renderer{gv: gv}, nil
+}
+
+// Close releases Graphviz.
+func (r *Renderer) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.gv.Close()
+}
+
+// Render lays out dot and writes it to w as format. Nothing is written to w
+// unless the whole drawing succeeds.
+func (r *Renderer) Render(ctx context.Context, dot []byte, format ImageFormat, w io.Writer) error {
+	var f graphviz.Format
+	switch format {
+	case SVG:
+		f = graphviz.SVG
+	case PNG:
+		f = graphviz.PNG
+	default:
+		return fmt.Errorf("unknown image format %q: want svg or png", format)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	g, err := graphviz.ParseBytes(dot)
+	if err != nil {
+		return fmt.Errorf("graphviz cannot read the dot: %w", err)
+	}
+	defer g.Close()
+	var buf bytes.Buffer
+	if err := r.gv.Render(ctx, g, f, &buf); err != nil {
+		return fmt.Errorf("graphviz cannot draw the %s: %w", format, err)
+	}
+	if buf.Len() == 0 {
+		return fmt.Errorf("graphviz drew an empty %s", format)
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}

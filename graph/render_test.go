@@ -1,0 +1,200 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"image/png"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/skillc/skillc/compiler"
+)
+
+// nasty is a hand-built skill whose text tries every escape DOT, HTML-like
+// labels and Mermaid have: quotes, backslashes, markup, entities, newlines,
+// Mermaid's # codes and pipes, and a step ID that is a DOT keyword.
+func nasty() *compiler.Skill {
+	s := skill("node 2 fail", "2", "graph - node")
+	s.Name = `na"sty`
+	s.Title = `Quotes "here" & <tags> \ back\slash`
+	s.Steps[0].Goal = `Read the "config" at C:\temp\new & check <b>bold</b> isn't markup; line\nbreak`
+	s.Steps[0].Tools = []compiler.Ref{{Name: "read_file"}, {Name: "a.b-c_d"}}
+	s.Steps[0].Success.Label = `"found" it \ ok`
+	s.Steps[0].Failure.Label = "a|b #12; `x` <i>\nnewline"
+	s.Steps[1].Goal = "Écrire « bonjour » — 日本語 → {braces} [brackets] end fail"
+	s.Steps[2].Goal = strings.Repeat("verylongwordwithoutanyspaces", 3) + " then short words"
+	return s
+}
+
+func TestDOTIsDeterministic(t *testing.T) {
+	g, err := New(nasty())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := g.DOT()
+	for i := 0; i < 20; i++ {
+		g2, _ := New(nasty())
+		if !bytes.Equal(g2.DOT(), first) || !bytes.Equal(g2.Mermaid(), g.Mermaid()) {
+			t.Fatal("two drawings of one skill differ")
+		}
+	}
+}
+
+func TestEscaping(t *testing.T) {
+	tests := []struct {
+		name, in, dot, html, mermaid string
+	}{
+		{"plain", "abc", `"abc"`, "abc", "abc"},
+		{"quote", `a"b`, `"a\"b"`, "a&quot;b", "a#quot;b"},
+		{"backslash", `C:\new`, `"C:\\new"`, `C:\new`, `C:\new`},
+		{"markup", "<b>&</b>", `"<b>&</b>"`, "&lt;b&gt;&amp;&lt;/b&gt;", "#lt;b#gt;#amp;#lt;/b#gt;"},
+		{"newline", "a\nb\tc", `"a b c"`, "a b c", "a b c"},
+		{"mermaid syntax", "a|b #1; `c`", "\"a|b #1; `c`\"", "a|b #1; `c`", "a#124;b #35;1; #96;c#96;"},
+		{"unicode", "日本 «»", `"日本 «»"`, "日本 «»", "日本 «»"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := dotQuote(tt.in); got != tt.dot {
+				t.Errorf("dotQuote(%q) = %s, want %s", tt.in, got, tt.dot)
+			}
+			if got := htmlEscape(tt.in); got != tt.html {
+				t.Errorf("htmlEscape(%q) = %s, want %s", tt.in, got, tt.html)
+			}
+			if got := mermaidEscape(tt.in); got != tt.mermaid {
+				t.Errorf("mermaidEscape(%q) = %s, want %s", tt.in, got, tt.mermaid)
+			}
+		})
+	}
+}
+
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"short", []string{"short"}},
+		{"Already credited in this thread?", []string{"Already credited in this", "thread?"}},
+		{"exactly twenty-eight chars!!", []string{"exactly twenty-eight chars!!"}},
+		{"a " + strings.Repeat("x", 30) + " b", []string{"a", strings.Repeat("x", 28), "xx b"}},
+		{strings.Repeat("é", 29), []string{strings.Repeat("é", 28), "é"}},
+	}
+	for _, tt := range tests {
+		got := wrap(tt.in, wrapWidth)
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
+			t.Errorf("wrap(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestDOTAcceptedByGraphviz feeds the drawings to the real Graphviz. CI
+// installs it; elsewhere the test skips when dot is missing.
+func TestDOTAcceptedByGraphviz(t *testing.T) {
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("dot (Graphviz) is not installed, and CI is set")
+		}
+		t.Skip("dot (Graphviz) is not installed")
+	}
+	for name, s := range map[string]*compiler.Skill{
+		"nasty": nasty(),
+		"cycle": skill("1", "2", "3 2"),
+	} {
+		g, err := New(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(dot, "-Tsvg")
+		cmd.Stdin = bytes.NewReader(g.DOT())
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil || stderr.Len() > 0 {
+			t.Errorf("%s: dot -Tsvg: %v\n%s\n%s", name, err, stderr.String(), g.DOT())
+			continue
+		}
+		checkSVG(t, out)
+	}
+}
+
+func checkSVG(t *testing.T, b []byte) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	dec.Strict = false // the SVG carries a DOCTYPE with external entities
+	var root struct {
+		XMLName xml.Name
+	}
+	if err := dec.Decode(&root); err != nil {
+		t.Fatalf("svg does not parse as XML: %v", err)
+	}
+	if root.XMLName.Local != "svg" {
+		t.Fatalf("root element is %q, want svg", root.XMLName.Local)
+	}
+	// Decode stops at the root; read to the end to check the whole file.
+	for {
+		if _, err := dec.Token(); err != nil {
+			if err.Error() != "EOF" {
+				t.Fatalf("svg does not parse as XML: %v", err)
+			}
+			break
+		}
+	}
+}
+
+// The renderer compiles Graphviz's WebAssembly once for all tests.
+var (
+	rendererOnce sync.Once
+	renderer     *Renderer
+	rendererErr  error
+)
+
+func testRenderer(t testing.TB) *Renderer {
+	rendererOnce.Do(func() { renderer, rendererErr = NewRenderer(context.Background()) })
+	if rendererErr != nil {
+		t.Fatal(rendererErr)
+	}
+	return renderer
+}
+
+func TestRenderSVGAndPNG(t *testing.T) {
+	g, err := New(nasty())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := testRenderer(t)
+	ctx := context.Background()
+
+	var svg bytes.Buffer
+	if err := r.Render(ctx, g.DOT(), SVG, &svg); err != nil {
+		t.Fatal(err)
+	}
+	checkSVG(t, svg.Bytes())
+	if !bytes.Contains(svg.Bytes(), []byte("日本語")) {
+		t.Error("svg lost the non-ASCII goal text")
+	}
+
+	var pic bytes.Buffer
+	if err := r.Render(ctx, g.DOT(), PNG, &pic); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&pic)
+	if err != nil {
+		t.Fatalf("png does not decode: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() < 50 || b.Dy() < 50 {
+		t.Errorf("png is %dx%d, want a real drawing", b.Dx(), b.Dy())
+	}
+
+	var none bytes.Buffer
+	if err := r.Render(ctx, []byte("digraph {"), SVG, &none); err == nil || none.Len() > 0 {
+		t.Errorf("broken dot: err %v, wrote %d bytes; want an error and nothing written", err, none.Len())
+	}
+	if err := r.Render(ctx, g.DOT(), "gif", &none); err == nil {
+		t.Error("gif: want an unknown format error")
+	}
+}
