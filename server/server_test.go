@@ -1,0 +1,585 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/internal/golden"
+	"github.com/skillc/skillc/plan"
+	"github.com/skillc/skillc/server"
+	"github.com/skillc/skillc/skills"
+	"github.com/skillc/skillc/store"
+	"github.com/skillc/skillc/store/memory"
+)
+
+var _ = golden.Update
+
+// fixedNow keeps timestamps, and so goldens, stable.
+var fixedNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// env is one store shared by any number of servers, as replicas share one.
+type env struct {
+	t       *testing.T
+	store   store.Store
+	catalog *server.Catalog
+	ids     int
+	mu      sync.Mutex
+}
+
+func newEnv(t *testing.T, st store.Store, skillDirs ...string) *env {
+	t.Helper()
+	if st == nil {
+		st = memory.New(store.Options{Now: func() time.Time { return fixedNow }})
+	}
+	cat, err := server.LoadCatalog(skillDirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &env{t: t, store: st, catalog: cat}
+}
+
+func (e *env) planner() *store.Planner {
+	return &store.Planner{
+		Store: e.store,
+		Now:   func() time.Time { return fixedNow },
+		NewID: func() string {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			e.ids++
+			return fmt.Sprintf("plan-%d", e.ids)
+		},
+	}
+}
+
+// server builds a server acting for user in session, as stdio does.
+func (e *env) server(user, session string) *server.Server {
+	e.t.Helper()
+	s, err := server.New(server.Options{Planner: e.planner(), Catalog: e.catalog, User: user, Session: session, Version: "test"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return s
+}
+
+// connect opens a client session to s over the SDK's in-memory transports.
+func connect(t testing.TB, s *server.Server) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+func (e *env) client(user, session string) *mcp.ClientSession {
+	return connect(e.t, e.server(user, session))
+}
+
+// call calls a tool; a protocol error fails the test, a tool error does not.
+func call(t testing.TB, cs *mcp.ClientSession, tool string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	return res
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// ok calls a tool that must succeed and returns its structured plan.
+func ok(t testing.TB, cs *mcp.ClientSession, tool string, args any) (server.PlanOutput, string) {
+	t.Helper()
+	res := call(t, cs, tool, args)
+	if res.IsError {
+		t.Fatalf("%s(%v): unexpected tool error: %s", tool, args, text(res))
+	}
+	var out server.PlanOutput
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s: structured content is not a plan: %v\n%s", tool, err, raw)
+	}
+	return out, text(res)
+}
+
+// fails calls a tool that must return a tool error and returns its message.
+func fails(t testing.TB, cs *mcp.ClientSession, tool string, args any) string {
+	t.Helper()
+	res := call(t, cs, tool, args)
+	if !res.IsError {
+		t.Fatalf("%s(%v): want a tool error, got:\n%s", tool, args, text(res))
+	}
+	if res.StructuredContent != nil {
+		t.Errorf("%s: a tool error carries structured content: %v", tool, res.StructuredContent)
+	}
+	return text(res)
+}
+
+func statuses(p server.PlanOutput) string {
+	var b strings.Builder
+	for i, s := range p.Steps {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%s", s.ID, s.Status)
+	}
+	return b.String()
+}
+
+// TestACATFlow walks the shipped ACAT skill as an agent would: seed from
+// the skill, record outcomes in batches, close, view. The transcript of
+// what the model reads is a golden file.
+func TestACATFlow(t *testing.T) {
+	e := newEnv(t, nil)
+	cs := e.client("alice", "chat-1")
+	var transcript strings.Builder
+	step := func(tool string, args any, wantStatus, wantSteps string) {
+		t.Helper()
+		p, txt := ok(t, cs, tool, args)
+		argJSON, _ := json.Marshal(args)
+		fmt.Fprintf(&transcript, "> %s %s\n%s\n\n", tool, argJSON, txt)
+		if p.Status != wantStatus {
+			t.Errorf("%s: status %q, want %q", tool, p.Status, wantStatus)
+		}
+		if got := statuses(p); got != wantSteps {
+			t.Errorf("%s: steps %s, want %s", tool, got, wantSteps)
+		}
+		if p.Skill != "acat-reimbursement" {
+			t.Errorf("%s: skill %q, want acat-reimbursement", tool, p.Skill)
+		}
+	}
+	step("make_plan", map[string]any{"skill": "acat-reimbursement"}, "active",
+		"1=in_progress 2=pending 3=pending 4=pending")
+	step("update_plan", map[string]any{"fail": []string{"1"}}, "active",
+		"1=failed 2=in_progress 3=pending 4=pending")
+	step("update_plan", map[string]any{"check": []string{"2"}}, "active",
+		"1=failed 2=done 3=in_progress 4=pending")
+	step("close_plan", map[string]any{"note": "One transfer, credited on 3 May.", "check": []string{"3"}}, "completed",
+		"1=failed 2=done 3=done 4=pending")
+	step("view_plan", map[string]any{}, "completed",
+		"1=failed 2=done 3=done 4=pending")
+	golden.Check(t, "testdata/acat-flow.golden", []byte(transcript.String()))
+
+	p, _ := ok(t, cs, "view_plan", nil)
+	if p.Note != "One transfer, credited on 3 May." || p.Version != 4 {
+		t.Errorf("closed plan: note %q version %d, want the note and version 4", p.Note, p.Version)
+	}
+}
+
+// TestMakeFromSteps covers a plan the model writes itself, with defaults,
+// and a second make_plan superseding the first.
+func TestMakeFromSteps(t *testing.T) {
+	e := newEnv(t, nil)
+	cs := e.client("alice", "chat-1")
+	first, _ := ok(t, cs, "make_plan", map[string]any{
+		"title": "Refund a duplicate charge",
+		"steps": []map[string]any{
+			{"goal": "Find both charges.", "recommended_tools": []string{"list_charges"}, "next_on_failure": "4"},
+			{"goal": "Refund the later one.", "recommended_tools": []string{"refund_charge"}},
+			{"goal": "Tell the user the refund is on its way.", "next_on_success": "end"},
+			{"goal": "Ask the user for the charge dates.", "recommended_tools": []string{"ask_user"}},
+		},
+	})
+	want := []struct{ succ, fail string }{{"2", "4"}, {"3", "fail"}, {"end", "fail"}, {"end", "fail"}}
+	for i, w := range want {
+		s := first.Steps[i]
+		if s.ID != fmt.Sprint(i+1) || s.NextOnSuccess != w.succ || s.NextOnFailure != w.fail {
+			t.Errorf("step %d: id %q edges %s/%s, want %d %s/%s", i, s.ID, s.NextOnSuccess, s.NextOnFailure, i+1, w.succ, w.fail)
+		}
+	}
+	second, txt := ok(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement", "title": "Where is my ACAT?"})
+	if second.Superseded == nil || second.Superseded.ID != first.ID {
+		t.Fatalf("second make_plan: superseded %+v, want plan %q", second.Superseded, first.ID)
+	}
+	if !strings.Contains(txt, "superseded") || !strings.Contains(txt, "Refund a duplicate charge") {
+		t.Errorf("second make_plan text does not say what it superseded:\n%s", txt)
+	}
+	if second.Title != "Where is my ACAT?" {
+		t.Errorf("title %q, want the one given", second.Title)
+	}
+}
+
+// TestToolErrors: every refusal is a tool result with isError and a
+// message that says what to do, nothing changes, and the server goes on.
+func TestToolErrors(t *testing.T) {
+	tooMany := make([]map[string]any, plan.MaxSteps+1)
+	for i := range tooMany {
+		tooMany[i] = map[string]any{"goal": fmt.Sprintf("Step %d.", i+1)}
+	}
+	manyTools := make([]string, plan.MaxTools+1)
+	for i := range manyTools {
+		manyTools[i] = fmt.Sprintf("tool_%d", i)
+	}
+	simple := map[string]any{"title": "T", "steps": []map[string]any{{"goal": "A."}, {"goal": "B."}}}
+	tests := []struct {
+		name   string
+		setup  []string // "make" makes the simple plan, "close" closes it
+		tool   string
+		args   any
+		want   []string // substrings of the message
+		noPlan bool     // after the call, the session still has no plan
+	}{
+		{"view without plan", nil, "view_plan", nil, []string{"no plan", "make_plan"}, true},
+		{"update without plan", nil, "update_plan", map[string]any{"check": []string{"1"}}, []string{"no plan", "make_plan"}, true},
+		{"close without plan", nil, "close_plan", map[string]any{"note": "n"}, []string{"no plan", "make_plan"}, true},
+		{"make with nothing", nil, "make_plan", map[string]any{"title": "T"}, []string{"steps", "skill"}, true},
+		{"make with both", nil, "make_plan", map[string]any{"skill": "acat-reimbursement", "steps": []map[string]any{{"goal": "A."}}}, []string{"not both"}, true},
+		{"unknown skill", nil, "make_plan", map[string]any{"skill": "acat-reimbursment"}, []string{`"acat-reimbursment"`, "acat-reimbursement"}, true},
+		{"unknown target", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": "A.", "next_on_success": "9"}, {"goal": "B."}}}, []string{`"9"`}, true},
+		{"duplicate id", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"id": "a", "goal": "A."}, {"id": "a", "goal": "B."}}}, []string{`"a"`}, true},
+		{"reserved id", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"id": "end", "goal": "A."}}}, []string{`"end"`}, true},
+		{"cycle", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": "A."}, {"goal": "B.", "next_on_success": "1"}}}, []string{"1 -> 2 -> 1"}, true},
+		{"too many steps", nil, "make_plan", map[string]any{"title": "T", "steps": tooMany}, []string{"100"}, true},
+		{"title too long", nil, "make_plan", map[string]any{"title": strings.Repeat("t", plan.MaxTitleLen+1), "steps": []map[string]any{{"goal": "A."}}}, []string{"200"}, true},
+		{"goal too long", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": strings.Repeat("g", plan.MaxGoalLen+1)}}}, []string{"500"}, true},
+		{"too many tools", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": "A.", "recommended_tools": manyTools}}}, []string{"16"}, true},
+		{"unknown step", []string{"make"}, "update_plan", map[string]any{"check": []string{"7"}}, []string{`"7"`, `"1", "2"`}, false},
+		{"id twice", []string{"make"}, "update_plan", map[string]any{"check": []string{"1"}, "fail": []string{"1"}}, []string{`"1"`}, false},
+		{"nothing to update", []string{"make"}, "update_plan", map[string]any{}, []string{"check"}, false},
+		{"closed plan", []string{"make", "close"}, "update_plan", map[string]any{"check": []string{"2"}}, []string{"already cancelled", "make_plan"}, false},
+		{"close closed plan", []string{"make", "close"}, "close_plan", map[string]any{"note": "again"}, []string{"already cancelled"}, false},
+		{"close without note", []string{"make"}, "close_plan", map[string]any{"check": []string{"1"}}, []string{"note"}, false},
+		{"note too long", []string{"make"}, "close_plan", map[string]any{"note": strings.Repeat("n", plan.MaxNoteLen+1)}, []string{"2000"}, false},
+		{"bad status", []string{"make"}, "close_plan", map[string]any{"note": "n", "status": "done"}, []string{"status"}, false},
+		{"unknown argument", []string{"make"}, "update_plan", map[string]any{"check": []string{"1"}, "user": "bob"}, []string{"user"}, false},
+		{"wrong type", []string{"make"}, "update_plan", map[string]any{"check": "1"}, []string{"check"}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, nil)
+			cs := e.client("alice", "chat-1")
+			for _, s := range tc.setup {
+				switch s {
+				case "make":
+					ok(t, cs, "make_plan", simple)
+				case "close":
+					ok(t, cs, "close_plan", map[string]any{"note": "done", "status": "cancelled"})
+				}
+			}
+			var before server.PlanOutput
+			if !tc.noPlan {
+				before, _ = ok(t, cs, "view_plan", nil)
+			}
+			msg := fails(t, cs, tc.tool, tc.args)
+			for _, w := range tc.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("message does not contain %q:\n%s", w, msg)
+				}
+			}
+			// Nothing changed, and the server still answers.
+			if tc.noPlan {
+				fails(t, cs, "view_plan", nil)
+			} else if after, _ := ok(t, cs, "view_plan", nil); after.Version != before.Version || statuses(after) != statuses(before) {
+				t.Errorf("a refused call changed the plan: version %d -> %d, %s -> %s", before.Version, after.Version, statuses(before), statuses(after))
+			}
+		})
+	}
+}
+
+// TestUsersIsolated: two users in conversations with the same ID never see
+// each other's plan.
+func TestUsersIsolated(t *testing.T) {
+	e := newEnv(t, nil)
+	alice := e.client("alice", "same-session")
+	bob := e.client("bob", "same-session")
+	ap, _ := ok(t, alice, "make_plan", map[string]any{"skill": "acat-reimbursement"})
+	msg := fails(t, bob, "view_plan", nil)
+	if !strings.Contains(msg, "no plan") {
+		t.Errorf("bob sees something of alice's session: %s", msg)
+	}
+	fails(t, bob, "update_plan", map[string]any{"check": []string{"1"}})
+	ok(t, bob, "make_plan", map[string]any{"title": "Bob's", "steps": []map[string]any{{"goal": "B."}}})
+	ok(t, bob, "close_plan", map[string]any{"note": "bob is done", "check": []string{"1"}})
+	after, _ := ok(t, alice, "view_plan", nil)
+	if after.ID != ap.ID || after.Status != "active" || after.Version != ap.Version || after.Superseded != nil {
+		t.Errorf("alice's plan changed under bob's calls: %+v", after)
+	}
+}
+
+// TestParallelUpdates: 20 update_plan calls racing on one plan all land.
+func TestParallelUpdates(t *testing.T) {
+	e := newEnv(t, nil)
+	const n = 20
+	steps := make([]map[string]any, n)
+	for i := range steps {
+		steps[i] = map[string]any{"goal": fmt.Sprintf("Step %d.", i+1)}
+	}
+	setup := e.client("alice", "chat-1")
+	ok(t, setup, "make_plan", map[string]any{"title": "Twenty", "steps": steps})
+
+	// Each call on its own connection, as replicas or parallel tool calls
+	// would make them; all share the store.
+	clients := make([]*mcp.ClientSession, n)
+	for i := range clients {
+		clients[i] = e.client("alice", "chat-1")
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, n)
+	for i := range n {
+		wg.Go(func() {
+			res, err := clients[i].CallTool(context.Background(), &mcp.CallToolParams{
+				Name: "update_plan", Arguments: map[string]any{"check": []string{fmt.Sprint(i + 1)}}})
+			if err != nil {
+				errs <- err.Error()
+			} else if res.IsError {
+				errs <- text(res)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	p, _ := ok(t, setup, "view_plan", nil)
+	for _, s := range p.Steps {
+		if s.Status != "done" {
+			t.Errorf("step %s is %s: an update was lost", s.ID, s.Status)
+		}
+	}
+	if p.Version != n+1 {
+		t.Errorf("version %d, want %d (one make and %d updates)", p.Version, n+1, n)
+	}
+}
+
+// TestInstructions: the server's instructions are the plan skill's body.
+func TestInstructions(t *testing.T) {
+	e := newEnv(t, nil)
+	cs := e.client("alice", "chat-1")
+	got := cs.InitializeResult().Instructions
+	src, _, err := skills.Read(skills.PlanSkill)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(src)[strings.Index(string(src)[3:], "\n---\n")+3+5:]
+	if got != strings.TrimSpace(body) {
+		t.Errorf("instructions are not the plan skill's body:\n%s", got)
+	}
+	if strings.HasPrefix(got, "---") || !strings.HasPrefix(got, "# ") {
+		t.Errorf("instructions should start at the skill's title, without frontmatter:\n%.80s", got)
+	}
+}
+
+// TestToolSchemas: every input field has a description, every tool an
+// output schema; the whole tools/list is a golden file to review.
+func TestToolSchemas(t *testing.T) {
+	e := newEnv(t, nil)
+	cs := e.client("alice", "chat-1")
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		if tool.OutputSchema == nil {
+			t.Errorf("%s: no output schema", tool.Name)
+		}
+		if len(tool.Description) < 80 {
+			t.Errorf("%s: description too thin to guide a model: %q", tool.Name, tool.Description)
+		}
+		raw, _ := json.Marshal(tool.InputSchema)
+		var sc map[string]any
+		json.Unmarshal(raw, &sc)
+		checkDescriptions(t, tool.Name, sc)
+	}
+	if got := strings.Join(names, ","); got != "close_plan,make_plan,update_plan,view_plan" {
+		t.Errorf("tools %s", got)
+	}
+	js, _ := json.MarshalIndent(res.Tools, "", "  ")
+	golden.Check(t, "testdata/tools.golden.json", append(js, '\n'))
+}
+
+func checkDescriptions(t *testing.T, where string, sc map[string]any) {
+	t.Helper()
+	props, _ := sc["properties"].(map[string]any)
+	for name, p := range props {
+		pm := p.(map[string]any)
+		if d, _ := pm["description"].(string); d == "" {
+			t.Errorf("%s.%s: no description", where, name)
+		}
+		if items, ok := pm["items"].(map[string]any); ok {
+			checkDescriptions(t, where+"."+name+"[]", items)
+		}
+	}
+}
+
+// TestResources: workflow skills are listed and readable, shipped ones and
+// those under --skills, and make_plan seeds from the latter too.
+func TestResources(t *testing.T) {
+	dir := t.TempDir()
+	writeSkill(t, dir, "team/refund", `---
+name: refund
+description: Refund a duplicate charge. Use when a user was charged twice.
+---
+# Refund
+
+1. Find both charges.
+   - tools: list_charges
+2. Refund the later one.
+   - tools: refund_charge
+`)
+	writeSkill(t, dir, "broken", `---
+name: broken
+description: Has a step pointing nowhere.
+---
+# Broken
+
+1. Start.
+   - on success: 7
+`)
+	e := newEnv(t, nil, dir)
+	cs := e.client("alice", "chat-1")
+	ctx := context.Background()
+	res, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, r := range res.Resources {
+		uris = append(uris, r.URI)
+	}
+	want := "skill://acat-reimbursement skill://acat-reimbursement/template.json skill://broken skill://refund skill://refund/template.json"
+	if got := strings.Join(uris, " "); got != want {
+		t.Errorf("resources:\n got %s\nwant %s", got, want)
+	}
+
+	src, _, _ := skills.Read("acat-reimbursement")
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://acat-reimbursement"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rr.Contents[0].Text != string(src) || rr.Contents[0].MIMEType != "text/markdown" {
+		t.Errorf("skill://acat-reimbursement is not the SKILL.md")
+	}
+	rr, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://acat-reimbursement/template.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk, diags := compiler.Compile("skills/acat-reimbursement/SKILL.md", src, compiler.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var got compiler.Template
+	if err := json.Unmarshal([]byte(rr.Contents[0].Text), &got); err != nil {
+		t.Fatal(err)
+	}
+	wantJSON, _ := json.Marshal(sk.Template())
+	gotJSON, _ := json.Marshal(got)
+	if string(gotJSON) != string(wantJSON) {
+		t.Errorf("template resource:\n got %s\nwant %s", gotJSON, wantJSON)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://nope"}); err == nil {
+		t.Error("reading an unknown skill succeeded")
+	}
+
+	p, _ := ok(t, cs, "make_plan", map[string]any{"skill": "refund"})
+	if p.Skill != "refund" || len(p.Steps) != 2 || p.Steps[1].RecommendedTools[0] != "refund_charge" {
+		t.Errorf("plan from a --skills skill: %+v", p)
+	}
+	msg := fails(t, cs, "make_plan", map[string]any{"skill": "broken"})
+	if !strings.Contains(msg, "does not compile") || !strings.Contains(msg, filepath.Join(dir, "broken", "SKILL.md")+":") || !strings.Contains(msg, "unknown-target") {
+		t.Errorf("make_plan from a broken skill should cite file:line:col and the rule:\n%s", msg)
+	}
+}
+
+func TestCatalogErrors(t *testing.T) {
+	dir := t.TempDir()
+	body := "---\nname: twin\ndescription: d\n---\n# T\n\n1. A.\n"
+	writeSkill(t, dir, "a/twin", body)
+	writeSkill(t, dir, "b/twin", body)
+	if _, err := server.LoadCatalog([]string{dir}); err == nil || !strings.Contains(err.Error(), `two skills named "twin"`) {
+		t.Errorf("duplicate names: %v", err)
+	}
+	if _, err := server.LoadCatalog([]string{filepath.Join(dir, "missing")}); err == nil {
+		t.Error("a missing skills folder was accepted")
+	}
+	// A folder skill overrides the shipped one of the same name.
+	over := t.TempDir()
+	writeSkill(t, over, "acat-reimbursement", "---\nname: acat-reimbursement\ndescription: ours\n---\n# Ours\n\n1. Only step.\n")
+	cat, err := server.LoadCatalog([]string{over})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sk, _ := cat.Lookup("acat-reimbursement"); sk.Description != "ours" || len(sk.Template.Steps) != 1 {
+		t.Errorf("override not used: %+v", sk)
+	}
+}
+
+func writeSkill(t *testing.T, dir, sub, body string) {
+	t.Helper()
+	p := filepath.Join(dir, sub, "SKILL.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// panicStore panics on Load for one user: a stand-in for a bug anywhere
+// under a handler. Every other call goes to the real store.
+type panicStore struct {
+	store.Store
+}
+
+func (p panicStore) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
+	if key.User == "boom" {
+		panic("store exploded")
+	}
+	return p.Store.Load(ctx, key)
+}
+
+// TestPanicRecovered: a panic in a handler is a tool error, and the same
+// server goes on serving.
+func TestPanicRecovered(t *testing.T) {
+	e := newEnv(t, panicStore{memory.New(store.Options{})})
+	boom := e.client("boom", "chat-1")
+	msg := fails(t, boom, "view_plan", nil)
+	if !strings.Contains(msg, "internal error") {
+		t.Errorf("panic message: %s", msg)
+	}
+	fails(t, boom, "update_plan", map[string]any{"check": []string{"1"}})
+	fine := e.client("alice", "chat-1")
+	ok(t, fine, "make_plan", map[string]any{"skill": "acat-reimbursement"})
+}
+
+func TestNoIdentity(t *testing.T) {
+	e := newEnv(t, nil)
+	cs := e.client("", "")
+	msg := fails(t, cs, "view_plan", nil)
+	if !strings.Contains(msg, "--user") {
+		t.Errorf("message: %s", msg)
+	}
+}

@@ -1,0 +1,118 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
+	"fmt"
+	"os"
+	"strings"
+	"unicode"
+)
+
+// MinTokenLength is the shortest bearer token a tokens file may hold: a
+// guessable token is no authentication.
+const MinTokenLength = 16
+
+// Tokens maps bearer tokens to users.
+//
+// The file format is one token per line, `TOKEN USER`, separated by white
+// space; blank lines and lines starting with # are ignored:
+//
+//	# skillc serve --tokens
+//	4f9c2d0e8b7a6f5e4d3c2b1a  alice
+//	a1b2c3d4e5f60718293a4b5c  bob
+//
+// A line format rather than YAML so that `echo "$(openssl rand -hex 16) alice" >> tokens`
+// is all it takes to add one.
+type Tokens struct {
+	entries []tokenEntry
+}
+
+type tokenEntry struct {
+	// sum is the SHA-256 of the token: comparing fixed-size digests in
+	// constant time hides the token's length as well as its content.
+	sum  [sha256.Size]byte
+	user string
+}
+
+// LoadTokens reads a tokens file.
+func LoadTokens(path string) (*Tokens, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("tokens file: %w", err)
+	}
+	return ParseTokens(path, data)
+}
+
+// ParseTokens reads the tokens file format; name is used in error messages.
+func ParseTokens(name string, data []byte) (*Tokens, error) {
+	t := &Tokens{}
+	seen := map[[sha256.Size]byte]int{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		fields := strings.Fields(text)
+		if len(fields) != 2 {
+			return nil, fmt.Errorf("%s:%d: want `TOKEN USER` (two fields), got %d fields", name, line, len(fields))
+		}
+		token, user := fields[0], fields[1]
+		if len(token) < MinTokenLength {
+			return nil, fmt.Errorf("%s:%d: token is %d characters; use at least %d (e.g. `openssl rand -hex 16`)", name, line, len(token), MinTokenLength)
+		}
+		if !printable(user) || len(user) > 256 {
+			return nil, fmt.Errorf("%s:%d: user %q: want 1-256 printable characters", name, line, user)
+		}
+		sum := sha256.Sum256([]byte(token))
+		if prev, ok := seen[sum]; ok {
+			return nil, fmt.Errorf("%s:%d: the same token is already on line %d; each token maps to one user", name, line, prev)
+		}
+		seen[sum] = line
+		t.entries = append(t.entries, tokenEntry{sum: sum, user: user})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
+	}
+	if len(t.entries) == 0 {
+		return nil, fmt.Errorf("%s: no tokens; add lines `TOKEN USER`", name)
+	}
+	return t, nil
+}
+
+// User returns the user a token maps to. Every entry is compared, match or
+// not, so the time taken says nothing about which entry matched.
+func (t *Tokens) User(token string) (string, bool) {
+	sum := sha256.Sum256([]byte(token))
+	found := -1
+	for i := range t.entries {
+		if subtle.ConstantTimeCompare(sum[:], t.entries[i].sum[:]) == 1 {
+			found = i
+		}
+	}
+	if found < 0 {
+		return "", false
+	}
+	return t.entries[found].user, true
+}
+
+// Len is the number of tokens.
+func (t *Tokens) Len() int { return len(t.entries) }
+
+func printable(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,270 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillc/skillc/plan"
+	"github.com/skillc/skillc/store"
+)
+
+// StepArg is one step of make_plan's steps.
+type StepArg struct {
+	ID               string   `json:"id,omitempty" jsonschema:"the step's ID: 1-64 letters, digits, _ or -; end and fail are reserved. Default: the step's 1-based position in the list"`
+	Goal             string   `json:"goal" jsonschema:"what the step achieves, one short sentence (at most 500 characters), e.g. List ACAT transfers."`
+	RecommendedTools []string `json:"recommended_tools,omitempty" jsonschema:"names of the tools this step will call, at most 16, in the order you expect to call them"`
+	NextOnSuccess    string   `json:"next_on_success,omitempty" jsonschema:"where to go when the step succeeds (or is skipped): a step ID, end (the plan is done) or fail. Default: the next step in the list; after the last step, end"`
+	NextOnFailure    string   `json:"next_on_failure,omitempty" jsonschema:"where to go when the step fails: a step ID, end or fail (the plan has failed). Default: fail"`
+	SuccessLabel     string   `json:"success_label,omitempty" jsonschema:"a short name for the success edge shown in the checklist, e.g. one record"`
+	FailureLabel     string   `json:"failure_label,omitempty" jsonschema:"a short name for the failure edge shown in the checklist, e.g. many records"`
+	Detail           string   `json:"detail,omitempty" jsonschema:"notes for whoever carries the step out; kept with the step, not shown in the checklist"`
+}
+
+// MakePlanArgs is make_plan's input.
+type MakePlanArgs struct {
+	Title string    `json:"title,omitempty" jsonschema:"the plan's title, at most 200 characters, e.g. Refund a duplicate charge. Required with steps; with skill it replaces the skill's title"`
+	Steps []StepArg `json:"steps,omitempty" jsonschema:"the steps in order, at most 100 (three to eight is typical). Give steps or skill, not both"`
+	Skill string    `json:"skill,omitempty" jsonschema:"the name of a workflow skill to copy the steps from instead of writing them (the server's resources list them, e.g. acat-reimbursement)"`
+}
+
+// ViewPlanArgs is view_plan's input: nothing, the conversation is implied.
+type ViewPlanArgs struct{}
+
+// UpdatePlanArgs is update_plan's input.
+type UpdatePlanArgs struct {
+	Check   []string `json:"check,omitempty" jsonschema:"IDs of steps that succeeded: they become done and the plan moves along their success edge"`
+	Uncheck []string `json:"uncheck,omitempty" jsonschema:"IDs of steps to reopen: they go back to pending"`
+	Fail    []string `json:"fail,omitempty" jsonschema:"IDs of steps that failed: they become failed and the plan moves along their failure edge"`
+	Skip    []string `json:"skip,omitempty" jsonschema:"IDs of steps that do not apply: they become skipped and the plan moves along their success edge"`
+}
+
+// ClosePlanArgs is close_plan's input.
+type ClosePlanArgs struct {
+	Note    string   `json:"note" jsonschema:"one line for the user on how it ended, at most 2000 characters, e.g. Transfer credited on 3 May."`
+	Status  string   `json:"status,omitempty" jsonschema:"completed, failed or cancelled. Leave it out to derive it from the path: completed if it reached end, failed if it reached fail, else cancelled"`
+	Check   []string `json:"check,omitempty" jsonschema:"IDs of steps that succeeded, recorded before closing (e.g. the last step)"`
+	Uncheck []string `json:"uncheck,omitempty" jsonschema:"IDs of steps to reopen before closing"`
+	Fail    []string `json:"fail,omitempty" jsonschema:"IDs of steps that failed, recorded before closing"`
+	Skip    []string `json:"skip,omitempty" jsonschema:"IDs of steps that did not apply, recorded before closing"`
+}
+
+// PlanOutput is the plan as structured content: the plan package's JSON
+// shape, with descriptions so the output schema documents it.
+type PlanOutput struct {
+	ID         string       `json:"id" jsonschema:"the plan's ID"`
+	Title      string       `json:"title" jsonschema:"the plan's title"`
+	Status     string       `json:"status" jsonschema:"active, completed, failed or cancelled"`
+	Entry      string       `json:"entry" jsonschema:"the ID of the first step"`
+	Skill      string       `json:"skill,omitempty" jsonschema:"the workflow skill the plan was seeded from, if any"`
+	Steps      []StepOutput `json:"steps" jsonschema:"the steps in order"`
+	Note       string       `json:"note,omitempty" jsonschema:"the closing note"`
+	CreatedAt  time.Time    `json:"created_at" jsonschema:"when make_plan made it"`
+	UpdatedAt  time.Time    `json:"updated_at" jsonschema:"when it last changed"`
+	ExpiresAt  time.Time    `json:"expires_at" jsonschema:"when the store forgets it unless it changes again"`
+	Version    int64        `json:"version" jsonschema:"grows by one on every change"`
+	Superseded *Superseded  `json:"superseded,omitempty" jsonschema:"the active plan this make_plan closed as cancelled, if any"`
+}
+
+// StepOutput is one step of PlanOutput.
+type StepOutput struct {
+	ID               string   `json:"id" jsonschema:"the step's ID"`
+	Goal             string   `json:"goal" jsonschema:"what the step achieves"`
+	RecommendedTools []string `json:"recommended_tools" jsonschema:"tools the step recommends"`
+	Status           string   `json:"status" jsonschema:"pending, in_progress, done, failed or skipped"`
+	NextOnSuccess    string   `json:"next_on_success" jsonschema:"where the plan goes when the step succeeds: a step ID, end or fail"`
+	NextOnFailure    string   `json:"next_on_failure" jsonschema:"where the plan goes when the step fails: a step ID, end or fail"`
+	SuccessLabel     string   `json:"success_label,omitempty" jsonschema:"the success edge's name"`
+	FailureLabel     string   `json:"failure_label,omitempty" jsonschema:"the failure edge's name"`
+	Detail           string   `json:"detail,omitempty" jsonschema:"notes for the step"`
+}
+
+// Superseded names a plan that make_plan cancelled.
+type Superseded struct {
+	ID    string `json:"id" jsonschema:"the cancelled plan's ID"`
+	Title string `json:"title" jsonschema:"the cancelled plan's title"`
+}
+
+// Tool descriptions tell a model when to call each tool and how to batch,
+// after the plan skill (skills/plan), which is also the server's
+// instructions.
+const (
+	makePlanDesc = `Start the plan for this conversation: a short checklist of steps, each with a goal, the tools it needs, and where to go on success and on failure. Use it when the work has several dependent steps or many tool calls; not for a single lookup.
+
+Give either title and steps, or skill: the name of a workflow skill (listed as skill:// resources) whose steps fit the request; prefer a skill when one fits. The first step becomes in progress. A plan already active in this conversation is cancelled ("superseded").
+
+Call make_plan in the same turn as the first step's tool calls, not alone. Returns the checklist and what comes next.`
+
+	viewPlanDesc = `Show this conversation's plan as a checklist, with what comes next. Every other plan tool already returns the checklist: call view_plan only when you have lost track of it.`
+
+	updatePlanDesc = `Record what happened to one or more steps, by ID: check (succeeded), fail (failed), skip (does not apply), uncheck (reopen). Name several steps in one call when several finished. The plan then moves along each step's success or failure edge and returns the checklist with the next step and its tools.
+
+Send update_plan in the same turn as the next step's tool calls, not alone. For the last step, call close_plan with the step in check or fail instead. A call naming an unknown step, naming a step twice, or on a closed plan changes nothing.`
+
+	closePlanDesc = `End this conversation's plan with a one-line note for the user, recording the last steps' outcomes (check, fail, skip, uncheck, as in update_plan) in the same call. Call it when the last step's work has returned, or when the path reached fail. Leave status out to derive it: completed if the path reached end, failed if it reached fail, else cancelled.`
+)
+
+func (s *Server) addTools() {
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name: "make_plan", Title: "Make a plan", Description: makePlanDesc,
+		InputSchema: inputSchema[MakePlanArgs](nil), OutputSchema: outputSchema(),
+	}, guard(s, "make_plan", s.makePlan))
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name: "view_plan", Title: "View the plan", Description: viewPlanDesc,
+		InputSchema: inputSchema[ViewPlanArgs](nil), OutputSchema: outputSchema(),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+	}, guard(s, "view_plan", s.viewPlan))
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name: "update_plan", Title: "Update the plan", Description: updatePlanDesc,
+		InputSchema: inputSchema[UpdatePlanArgs](nil), OutputSchema: outputSchema(),
+		Annotations: &mcp.ToolAnnotations{IdempotentHint: true},
+	}, guard(s, "update_plan", s.updatePlan))
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name: "close_plan", Title: "Close the plan", Description: closePlanDesc,
+		InputSchema: inputSchema[ClosePlanArgs](func(sc *jsonschema.Schema) {
+			sc.Properties["status"].Enum = []any{"completed", "failed", "cancelled"}
+		}), OutputSchema: outputSchema(),
+	}, guard(s, "close_plan", s.closePlan))
+}
+
+// inputSchema infers T's schema and lets edit refine what struct tags
+// cannot say (enums). A failure is a programming error in this file.
+func inputSchema[T any](edit func(*jsonschema.Schema)) *jsonschema.Schema {
+	sc, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(err)
+	}
+	if edit != nil {
+		edit(sc)
+	}
+	return sc
+}
+
+func outputSchema() *jsonschema.Schema {
+	return inputSchema[PlanOutput](func(sc *jsonschema.Schema) {
+		sc.Properties["status"].Enum = []any{"active", "completed", "failed", "cancelled"}
+		sc.Properties["steps"].Items.Properties["status"].Enum = []any{"pending", "in_progress", "done", "failed", "skipped"}
+	})
+}
+
+// guard turns a panic in a handler into a tool error, so one bad request
+// never takes the server (and every other conversation on it) down.
+func guard[In, Out any](s *Server, name string, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				s.logger.Error("panic in tool handler", "tool", name, "panic", r, "stack", string(debug.Stack()))
+				var zero Out
+				res, out = nil, zero
+				err = fmt.Errorf("internal error in %s (%v); the server is still running: call view_plan to see whether the change was recorded", name, r)
+			}
+		}()
+		return h(ctx, req, in)
+	}
+}
+
+func (s *Server) makePlan(ctx context.Context, req *mcp.CallToolRequest, in MakePlanArgs) (*mcp.CallToolResult, PlanOutput, error) {
+	key, err := s.key(req)
+	if err != nil {
+		return nil, PlanOutput{}, err
+	}
+	mi := plan.MakeInput{Title: in.Title}
+	switch {
+	case in.Skill != "" && len(in.Steps) > 0:
+		return nil, PlanOutput{}, errors.New("give either steps or skill, not both")
+	case in.Skill != "":
+		t, err := s.catalog.seedTemplate(in.Skill)
+		if err != nil {
+			return nil, PlanOutput{}, err
+		}
+		mi.Template = t
+	case len(in.Steps) == 0:
+		return nil, PlanOutput{}, errors.New("a plan needs steps: give title and steps (a list of {goal, recommended_tools, next_on_success, next_on_failure}), or skill with a workflow skill's name")
+	default:
+		mi.Steps = make([]plan.StepInput, len(in.Steps))
+		for i, st := range in.Steps {
+			mi.Steps[i] = plan.StepInput{
+				ID: st.ID, Goal: st.Goal, RecommendedTools: st.RecommendedTools,
+				NextOnSuccess: st.NextOnSuccess, NextOnFailure: st.NextOnFailure,
+				SuccessLabel: st.SuccessLabel, FailureLabel: st.FailureLabel, Detail: st.Detail,
+			}
+		}
+	}
+	r, err := s.planner.Make(ctx, key, mi)
+	return s.result(r, err)
+}
+
+func (s *Server) viewPlan(ctx context.Context, req *mcp.CallToolRequest, _ ViewPlanArgs) (*mcp.CallToolResult, PlanOutput, error) {
+	key, err := s.key(req)
+	if err != nil {
+		return nil, PlanOutput{}, err
+	}
+	r, err := s.planner.View(ctx, key)
+	return s.result(r, err)
+}
+
+func (s *Server) updatePlan(ctx context.Context, req *mcp.CallToolRequest, in UpdatePlanArgs) (*mcp.CallToolResult, PlanOutput, error) {
+	key, err := s.key(req)
+	if err != nil {
+		return nil, PlanOutput{}, err
+	}
+	r, err := s.planner.Update(ctx, key, plan.Changes{Check: in.Check, Uncheck: in.Uncheck, Fail: in.Fail, Skip: in.Skip})
+	return s.result(r, err)
+}
+
+func (s *Server) closePlan(ctx context.Context, req *mcp.CallToolRequest, in ClosePlanArgs) (*mcp.CallToolResult, PlanOutput, error) {
+	key, err := s.key(req)
+	if err != nil {
+		return nil, PlanOutput{}, err
+	}
+	ch := plan.Changes{Check: in.Check, Uncheck: in.Uncheck, Fail: in.Fail, Skip: in.Skip}
+	r, err := s.planner.Close(ctx, key, in.Note, plan.Status(in.Status), ch)
+	return s.result(r, err)
+}
+
+// result turns a planner result into the tool result: the checklist as text,
+// the plan as structured content. A refused operation (*plan.Error) is
+// returned as is, since its message already says what to do; anything else
+// (the store failing) is said to be the server's fault, not the model's.
+func (s *Server) result(r *store.Result, err error) (*mcp.CallToolResult, PlanOutput, error) {
+	if err != nil {
+		var pe *plan.Error
+		if errors.As(err, &pe) || errors.Is(err, context.Canceled) {
+			return nil, PlanOutput{}, err
+		}
+		s.logger.Error("store failed", "err", err)
+		return nil, PlanOutput{}, fmt.Errorf("the plan store failed (%v); nothing was changed, try again", err)
+	}
+	text := strings.TrimRight(r.Text(), "\n")
+	out := toOutput(r.Plan)
+	if r.Superseded != nil {
+		out.Superseded = &Superseded{ID: r.Superseded.ID, Title: r.Superseded.Title}
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+}
+
+func toOutput(p *plan.Plan) PlanOutput {
+	out := PlanOutput{
+		ID: p.ID, Title: p.Title, Status: string(p.Status), Entry: p.Entry, Skill: p.Skill,
+		Steps: make([]StepOutput, len(p.Steps)), Note: p.Note,
+		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, ExpiresAt: p.ExpiresAt, Version: p.Version,
+	}
+	for i, st := range p.Steps {
+		tools := st.RecommendedTools
+		if tools == nil {
+			tools = []string{} // the schema says array; null would fail validation
+		}
+		out.Steps[i] = StepOutput{
+			ID: st.ID, Goal: st.Goal, RecommendedTools: tools, Status: string(st.Status),
+			NextOnSuccess: st.NextOnSuccess, NextOnFailure: st.NextOnFailure,
+			SuccessLabel: st.SuccessLabel, FailureLabel: st.FailureLabel, Detail: st.Detail,
+		}
+	}
+	return out
+}
