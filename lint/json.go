@@ -1,0 +1,71 @@
+package lint
+
+import (
+	"encoding/json"
+	"io"
+	"path/filepath"
+
+	"github.com/skillc/skillc/compiler"
+)
+
+// JSONVersion is the version of the --format json shape. It changes only
+// when a field is removed or changes meaning; new fields may be added.
+const JSONVersion = 1
+
+// JSONReport is the --format json document, documented in docs/lint.md.
+type JSONReport struct {
+	Version     int              `json:"version"`
+	Files       int              `json:"files"`
+	Errors      int              `json:"errors"`
+	Warnings    int              `json:"warnings"`
+	Infos       int              `json:"infos"`
+	Diagnostics []JSONDiagnostic `json:"diagnostics"`
+}
+
+// JSONDiagnostic is one finding. Lines and columns are 1-based, columns
+// count Unicode code points, end_line/end_column are exclusive as in the
+// compiler's ranges. A finding about a whole file (an unreadable one) has
+// line 0.
+type JSONDiagnostic struct {
+	File       string `json:"file"`
+	Line       int    `json:"line"`
+	Column     int    `json:"column"`
+	EndLine    int    `json:"end_line"`
+	EndColumn  int    `json:"end_column"`
+	Severity   string `json:"severity"`
+	Rule       string `json:"rule"`
+	Message    string `json:"message"`
+	Detail     string `json:"detail,omitempty"`
+	Suggestion string `json:"suggestion,omitempty"`
+}
+
+// WriteJSON prints the run as one JSON document.
+func WriteJSON(w io.Writer, r *Result) error {
+	rep := JSONReport{Version: JSONVersion, Files: len(r.Files), Diagnostics: []JSONDiagnostic{}}
+	rep.Errors, rep.Warnings, rep.Infos = r.Count()
+	for _, d := range r.Diagnostics() {
+		start, end := startEnd(d.Range)
+		rep.Diagnostics = append(rep.Diagnostics, JSONDiagnostic{
+			File: filepath.ToSlash(d.Range.Filename), Line: start.Line, Column: start.Column,
+			EndLine: end.Line, EndColumn: end.Column,
+			Severity: d.Severity.String(), Rule: d.Rule, Message: d.Summary,
+			Detail: d.Detail, Suggestion: d.Suggestion,
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// startEnd returns a range's start and end, the end never before the
+// start: a range with only a start point is one character wide.
+func startEnd(r compiler.Range) (compiler.Pos, compiler.Pos) {
+	s, e := r.Start, r.End
+	if s.Line == 0 {
+		return s, s
+	}
+	if e.Line < s.Line || e.Line == s.Line && e.Column <= s.Column {
+		e = compiler.Pos{Line: s.Line, Column: s.Column + 1, Byte: s.Byte + 1}
+	}
+	return s, e
+}

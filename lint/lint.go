@@ -1,0 +1,240 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
+)
+
+// Options tune a lint run. The zero value lints with the default config.
+type Options struct {
+	Config *Config
+	// MaxSize is passed to the compiler; 0 is its default.
+	MaxSize int64
+	// Workers bounds how many files are linted at once; 0 means
+	// runtime.NumCPU().
+	Workers int
+}
+
+// File is one linted file: its bytes, for quoting lines, and its findings
+// after configuration and suppressions, sorted by position.
+type File struct {
+	Path   string
+	Source []byte
+	Diags  compiler.Diagnostics
+	// Unreadable is true when the file could not be read.
+	Unreadable bool
+}
+
+// Result is a whole run, files sorted by path.
+type Result struct {
+	Files []*File
+}
+
+// Diagnostics returns every finding of the run in file order.
+func (r *Result) Diagnostics() compiler.Diagnostics {
+	var out compiler.Diagnostics
+	for _, f := range r.Files {
+		out = append(out, f.Diags...)
+	}
+	return out
+}
+
+// Sources returns a Sources over the run's files, for WriteText.
+func (r *Result) Sources() Sources {
+	m := make(map[string][]byte, len(r.Files))
+	for _, f := range r.Files {
+		m[f.Path] = f.Source
+	}
+	return func(name string) []byte { return m[name] }
+}
+
+// Unreadable reports whether any input could not be read.
+func (r *Result) Unreadable() bool {
+	for _, f := range r.Files {
+		if f.Unreadable {
+			return true
+		}
+	}
+	return false
+}
+
+// Count returns how many findings there are of each severity.
+func (r *Result) Count() (errs, warns, infos int) {
+	for _, f := range r.Files {
+		for _, d := range f.Diags {
+			switch d.Severity {
+			case compiler.SeverityError:
+				errs++
+			case compiler.SeverityWarning:
+				warns++
+			default:
+				infos++
+			}
+		}
+	}
+	return
+}
+
+// Lint expands paths (see Expand), then lints every file in parallel,
+// bounded by Options.Workers. A path that cannot be read becomes an
+// unreadable finding; the run goes on.
+func Lint(paths []string, opts Options) *Result {
+	files, problems := Expand(paths, opts.Config)
+	res := LintFiles(files, opts)
+	for _, p := range problems {
+		res.Files = append(res.Files, &File{Path: p.Range.Filename, Diags: compiler.Diagnostics{p}, Unreadable: true})
+	}
+	sort.SliceStable(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
+	return res
+}
+
+// LintFiles lints the named files, in parallel, in the given order.
+func LintFiles(files []string, opts Options) *Result {
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = max(1, min(workers, len(files)))
+	out := make([]*File, len(files))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range jobs {
+				out[i] = LintFile(files[i], opts)
+			}
+		})
+	}
+	for i := range files {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return &Result{Files: out}
+}
+
+// LintFile reads and lints one file.
+func LintFile(path string, opts Options) *File {
+	src, err := readLimited(path, opts.MaxSize)
+	if err != nil {
+		return &File{Path: path, Unreadable: true, Diags: compiler.Diagnostics{unreadable(path, err)}}
+	}
+	return &File{Path: path, Source: src, Diags: LintSource(path, src, opts)}
+}
+
+// readLimited reads at most one byte over the size limit: enough for the
+// compiler to say the file is too large, without slurping a huge file.
+func readLimited(path string, maxSize int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, errors.New("is a directory")
+	}
+	limit := maxSize
+	if limit == 0 {
+		limit = compiler.DefaultMaxSize
+	}
+	if limit < 0 {
+		return io.ReadAll(f)
+	}
+	return io.ReadAll(io.LimitReader(f, limit+1))
+}
+
+func unreadable(path string, err error) compiler.Diagnostic {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return compiler.Diagnostic{
+		Severity: compiler.SeverityError,
+		Rule:     RuleUnreadable.ID,
+		Summary:  fmt.Sprintf("cannot read %q: %v", path, err),
+		Range:    compiler.Range{Filename: path},
+	}
+}
+
+// LintSource lints one skill's bytes: compile, graph checks, every enabled
+// rule, then configured severities and suppressions. The result is sorted.
+func LintSource(filename string, src []byte, opts Options) compiler.Diagnostics {
+	cfg := opts.Config
+	if cfg == nil {
+		cfg = DefaultConfig()
+	}
+	sk, upstream := compiler.Compile(filename, src, compiler.Options{MaxSize: opts.MaxSize})
+	if sk == nil {
+		sk = &compiler.Skill{Filename: filename, Source: src}
+	}
+	if sk.Source == nil {
+		sk.Source = src
+	}
+	upstream = append(upstream, graph.Check(sk)...)
+
+	var found compiler.Diagnostics
+	pass := &Pass{Skill: sk, Config: cfg, Upstream: upstream, out: &found}
+	for _, r := range Rules {
+		if r.Run == nil || cfg.Rules[r.ID] == RuleOff {
+			continue
+		}
+		pass.rule = r
+		start := len(found)
+		r.Run(pass)
+		for i := start; i < len(found); i++ {
+			found[i].Severity = effectiveSeverity(cfg, r, found[i].Severity)
+		}
+	}
+	// Anything the compiler or graph reports under an ID the registry does
+	// not know yet is passed on as it is, never dropped.
+	for _, d := range upstream {
+		if Lookup(d.Rule) == nil {
+			found = append(found, d)
+		}
+	}
+
+	if pass.lines == nil {
+		pass.lines = newLineIndex(sk.Source)
+	}
+	var unknownRules compiler.Diagnostics
+	sups := parseSuppressions(sk, pass.lines, func(d compiler.Diagnostic) { unknownRules = append(unknownRules, d) })
+	out := found[:0]
+	for _, d := range found {
+		if !suppressed(sups, d) {
+			out = append(out, d)
+		}
+	}
+	out = append(out, unknownRules...)
+	out.Sort()
+	return out
+}
+
+// effectiveSeverity is the configured severity of r, else the one the
+// finding came with (compiler and graph findings keep theirs), else the
+// rule's default.
+func effectiveSeverity(cfg *Config, r *Rule, reported compiler.Severity) compiler.Severity {
+	if s, ok := cfg.Rules[r.ID]; ok && s != RuleOff {
+		return s
+	}
+	if reported != 0 {
+		return reported
+	}
+	return r.Severity
+}
+
+func suppressed(sups []suppression, d compiler.Diagnostic) bool {
+	for _, s := range sups {
+		if s.covers(d) {
+			return true
+		}
+	}
+	return false
+}

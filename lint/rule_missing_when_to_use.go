@@ -1,0 +1,80 @@
+package lint
+
+import (
+	"regexp"
+
+	"github.com/skillc/skillc/compiler"
+)
+
+// RuleMissingWhenToUse flags a skill that never says when to use it.
+//
+// The heuristic, documented in docs/lint.md: a skill says when to use it
+// if any of these holds.
+//   - Its description contains a condition word: when, whenever, if,
+//     before, after, once, or a phrase "use (it|this) for/to".
+//   - Its body (outside code blocks and HTML comments) has a heading that
+//     mentions "when" or "use case(s)" or "trigger(s)".
+//   - Its body has a sentence like "Use this when...", "Use it if...",
+//     "Use for...", or one that opens with "When/Whenever/If the user...".
+//
+// It is info, not a warning: the check reads English with a heuristic, so
+// it must never fail a build on its own; an author can confirm it in a
+// second and silence it with a suppression.
+var RuleMissingWhenToUse = &Rule{
+	ID:       "missing-when-to-use",
+	Severity: compiler.SeverityInfo,
+	Source:   "lint",
+	Summary:  "the skill does not say when to use it",
+	Doc: `An agent picks a skill by reading its description, so the description (or
+at least the body) should say when the skill applies, not only what it does.
+The check is a heuristic: the description has a condition word (when,
+whenever, if, before, after, once, "use for", "use it to"), or the body has a
+heading about when to use it ("When to use", "Use cases", "Triggers"), or a
+sentence such as "Use this when ..." or "When the user asks ...". It is info
+because a heuristic should not fail a build.
+
+Bad:
+    description: Checks ACAT transfers.
+
+Good:
+    description: Checks ACAT transfers. Use when the user asks whether a transfer was credited.`,
+	Run: runMissingWhenToUse,
+}
+
+var (
+	whenInDescription = regexp.MustCompile(`(?i)\b(when|whenever|if|before|after|once)\b|\buse[sd]?\s+(it\s+|this\s+|this skill\s+)?(for|to)\b`)
+	whenHeading       = regexp.MustCompile(`(?i)^\s{0,3}#{1,6}\s.*\b(when|use cases?|triggers?)\b`)
+	whenSentence      = regexp.MustCompile(`(?i)\b(use|invoke|apply|load)\s+(it|this|this skill|the skill|me)?\s*(when|whenever|if|for)\b|(^|[.!?:]\s+|\*\*)(when|whenever|if)\s+(the\s+|a\s+|an\s+)?(user|you|customer|someone|agent|asked)\b`)
+)
+
+func runMissingWhenToUse(p *Pass) {
+	s := p.Skill
+	if whenInDescription.MatchString(s.Description) {
+		return
+	}
+	src := s.Source
+	for _, sp := range proseSpans(src, bodyStart(p), len(src)) {
+		line := src[sp[0]:sp[1]]
+		if whenHeading.Match(line) || whenSentence.Match(line) {
+			return
+		}
+	}
+	var r compiler.Range
+	switch {
+	case s.Frontmatter != nil && s.Frontmatter.Description.Set:
+		r = s.Frontmatter.Description.Range
+	case s.Frontmatter != nil:
+		// No description at all is missing-description's finding.
+		return
+	case !s.TitleRange.IsZero():
+		r = s.TitleRange
+	default:
+		r = p.RangeOf(0, firstLineEnd(src))
+	}
+	p.Report(compiler.Diagnostic{
+		Range:      r,
+		Summary:    "the skill does not say when to use it",
+		Detail:     "an agent chooses a skill by its description: say when it applies",
+		Suggestion: "end the description with \"Use when ...\"",
+	})
+}

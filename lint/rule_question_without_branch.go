@@ -1,0 +1,60 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skillc/skillc/compiler"
+)
+
+// RuleQuestionWithoutBranch flags a step whose goal is a question but which
+// does not say where each answer goes.
+var RuleQuestionWithoutBranch = &Rule{
+	ID:       "question-without-branch",
+	Severity: compiler.SeverityWarning,
+	Source:   "lint",
+	Summary:  "a step asks a question but has no explicit yes and no edges",
+	Doc: `A goal that ends in "?" is a decision. Without both a success (yes) and a
+failure (no) edge, the defaults apply: yes goes to the next step and no fails
+the whole plan, which is rarely what the author meant.
+
+Bad:
+    1. Already credited in this thread?
+    2. List ACAT transfers.
+
+Good:
+    1. Already credited in this thread?
+       - yes: end
+       - no: 2
+    2. List ACAT transfers.`,
+	Run: runQuestionWithoutBranch,
+}
+
+func runQuestionWithoutBranch(p *Pass) {
+	for i, st := range p.Skill.Steps {
+		if !strings.HasSuffix(strings.TrimSpace(st.Goal), "?") || st.Success.Explicit && st.Failure.Explicit {
+			continue
+		}
+		var missing []string
+		if !st.Success.Explicit {
+			next := compiler.End
+			if i+1 < len(p.Skill.Steps) {
+				next = p.Skill.Steps[i+1].ID
+			}
+			missing = append(missing, "- yes: "+next)
+		}
+		if !st.Failure.Explicit {
+			missing = append(missing, "- no: fail")
+		}
+		r := st.GoalRange
+		if r.IsZero() {
+			r = st.IDRange
+		}
+		p.Report(compiler.Diagnostic{
+			Range:      r,
+			Summary:    fmt.Sprintf("step %q asks a question but does not say where each answer goes", st.ID),
+			Detail:     "without explicit edges, yes goes to the next step and no fails the plan",
+			Suggestion: "add " + strings.Join(missing, " and ") + " (with the right targets)",
+		})
+	}
+}

@@ -1,0 +1,22 @@
+package lint
+
+import "github.com/skillc/skillc/compiler"
+
+// RuleUnknownBranchKey forwards the compiler's unknown-branch-key diagnostics, so they carry
+// documentation and can be re-severitied or disabled.
+var RuleUnknownBranchKey = &Rule{
+	ID:       "unknown-branch-key",
+	Severity: compiler.SeverityError,
+	Source:   "compiler",
+	Summary:  "an annotation key is not a known edge key",
+	Doc: `A bullet whose value is a target (a step or a terminal) but whose key is not an
+edge key is almost certainly a branch written the wrong way. Name the edge with
+a known key and put your word in the label.
+
+Bad:
+    - many: 4
+
+Good:
+    - no (many): 4`,
+	Run: forward("unknown-branch-key"),
+}

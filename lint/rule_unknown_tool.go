@@ -1,0 +1,102 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skillc/skillc/compiler"
+)
+
+// RuleUnknownTool checks tool names against the registries that exist: the
+// skill's allowed-tools (FORMAT.md: when present, every tool a step names
+// must be in it) and the tool registries of .skillc.yaml (the tools the
+// agent really has). Without any registry there is nothing to check
+// against, and the rule stays silent.
+var RuleUnknownTool = &Rule{
+	ID:       "unknown-tool",
+	Severity: compiler.SeverityError,
+	Source:   "lint",
+	Summary:  "a tool is missing from the tool registry",
+	Doc: `A step recommends a tool the agent does not have. The registries are the
+skill's allowed-tools and the tools of .skillc.yaml (inline names, MCP
+tools/list output, or function-calling definitions). Each registry that exists
+is checked; allowed-tools entries are also checked against the config's
+registry. With no registry at all the rule does nothing. The message suggests
+the nearest known name.
+
+Bad:
+    allowed-tools: search_thread ask_user
+    ...
+    1. Search the thread.
+       - tools: search_threads
+
+Good:
+    1. Search the thread.
+       - tools: search_thread`,
+	Run: runUnknownTool,
+}
+
+func runUnknownTool(p *Pass) {
+	s := p.Skill
+	var allowed []string
+	hasAllowed := s.Frontmatter != nil && s.Frontmatter.HasAllowedTools
+	if hasAllowed {
+		for _, t := range s.Frontmatter.AllowedTools {
+			allowed = append(allowed, t.Name)
+		}
+	}
+	hasConfig := p.Config != nil && p.Config.HasTools
+	if !hasAllowed && !hasConfig {
+		return
+	}
+	var registry map[string]bool
+	if hasConfig {
+		registry = make(map[string]bool, len(p.Config.Tools))
+		for _, t := range p.Config.Tools {
+			registry[t] = true
+		}
+	}
+	allowedSet := make(map[string]bool, len(allowed))
+	for _, t := range allowed {
+		allowedSet[t] = true
+	}
+	check := func(ref compiler.Ref, inAllowed bool) {
+		if hasAllowed && !inAllowed && !allowedSet[ref.Name] {
+			p.Report(compiler.Diagnostic{
+				Range:      ref.Range,
+				Summary:    fmt.Sprintf("tool %q is not in allowed-tools", ref.Name),
+				Detail:     "allowed-tools: " + strings.Join(allowed, " "),
+				Suggestion: nearest(ref.Name, allowed),
+			})
+			return
+		}
+		if hasConfig && !registry[ref.Name] {
+			where := "allowed-tools names"
+			if !inAllowed {
+				where = "tool"
+			}
+			p.Report(compiler.Diagnostic{
+				Range:      ref.Range,
+				Summary:    fmt.Sprintf("%s %q is in no tool registry of %s", where, ref.Name, configName(p.Config)),
+				Suggestion: nearest(ref.Name, p.Config.Tools),
+			})
+		}
+	}
+	if hasAllowed {
+		for _, ref := range s.Frontmatter.AllowedTools {
+			check(ref, true)
+		}
+	}
+	for _, st := range s.Steps {
+		for _, ref := range st.Tools {
+			check(ref, false)
+		}
+	}
+}
+
+func configName(c *Config) string {
+	if c.Path == "" {
+		return "the config"
+	}
+	return fmt.Sprintf("%q", c.Path)
+}

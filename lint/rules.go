@@ -1,0 +1,73 @@
+package lint
+
+import "sort"
+
+// Rules is the registry: every rule skillc knows, compiler and graph rules
+// first (in the order they tend to fire), then the lint rules, then the
+// driver's own. The order is the order `skillc rules` lists them in.
+var Rules = []*Rule{
+	// compiler
+	RuleInvalidEncoding,
+	RuleFileTooLarge,
+	RuleInvalidFrontmatter,
+	RuleMissingName,
+	RuleInvalidName,
+	RuleNameMismatch,
+	RuleMissingDescription,
+	RuleInvalidDescription,
+	RuleNoSteps,
+	RuleInvalidId,
+	RuleReservedId,
+	RuleDuplicateId,
+	RuleEmptyGoal,
+	RuleUnknownTarget,
+	RuleDuplicateEdge,
+	RuleUnknownBranchKey,
+	RuleInvalidToolName,
+	// graph
+	RuleCycle,
+	RuleUnreachableStep,
+	RuleNoPathToEnd,
+	RuleEntryCannotEnd,
+	// lint
+	RuleUnknownTool,
+	RuleTooManyTools,
+	RuleUnusedTool,
+	RuleQuestionWithoutBranch,
+	RuleGoalTooLong,
+	RuleFrontmatterUnknownKey,
+	RuleMissingFrontmatter,
+	RuleMissingWhenToUse,
+	RuleProseBranch,
+	// driver
+	RuleUnreadable,
+	RuleUnknownRule,
+	RuleInvalidConfig,
+}
+
+var ruleByID = func() map[string]*Rule {
+	m := make(map[string]*Rule, len(Rules))
+	for _, r := range Rules {
+		m[r.ID] = r
+	}
+	return m
+}()
+
+// Lookup returns the rule with the given ID, or nil.
+func Lookup(id string) *Rule { return ruleByID[id] }
+
+// RuleIDs returns every rule ID in registry order.
+func RuleIDs() []string {
+	out := make([]string, len(Rules))
+	for i, r := range Rules {
+		out[i] = r.ID
+	}
+	return out
+}
+
+// Suggest returns the rule ID nearest to a misspelt one, or "".
+func Suggest(id string) string {
+	ids := RuleIDs()
+	sort.Strings(ids) // ties go to the alphabetically first
+	return nearest(id, ids)
+}

@@ -1,0 +1,233 @@
+package lint
+
+import (
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/skillc/skillc/compiler"
+)
+
+// SARIF 2.1.0 output, the format GitHub code scanning and other CI tools
+// read. Only what we fill is modelled; the shape follows the OASIS schema
+// (https://docs.oasis-open.org/sarif/sarif/v2.1.0/). Written by hand
+// because no dependency in go.mod models SARIF and the subset is small.
+
+const (
+	sarifVersion = "2.1.0"
+	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
+	// HelpURIBase is where each rule's documentation lives; helpUri is
+	// this plus "#" and the rule ID.
+	HelpURIBase = "https://github.com/skillc/skillc/blob/main/docs/lint.md"
+)
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool       sarifTool       `json:"tool"`
+	ColumnKind string          `json:"columnKind"`
+	Artifacts  []sarifArtifact `json:"artifacts,omitempty"`
+	Results    []sarifResult   `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifRule struct {
+	ID                   string            `json:"id"`
+	ShortDescription     sarifText         `json:"shortDescription"`
+	FullDescription      sarifText         `json:"fullDescription"`
+	Help                 sarifText         `json:"help"`
+	HelpURI              string            `json:"helpUri"`
+	DefaultConfiguration sarifRuleDefaults `json:"defaultConfiguration"`
+}
+
+type sarifRuleDefaults struct {
+	Level string `json:"level"`
+}
+
+type sarifArtifact struct {
+	Location sarifArtifactLocation `json:"location"`
+}
+
+type sarifArtifactLocation struct {
+	URI   string `json:"uri"`
+	Index *int   `json:"index,omitempty"`
+}
+
+type sarifResult struct {
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifText       `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+	Fixes     []sarifFix      `json:"fixes,omitempty"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Region           *sarifRegion          `json:"region,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+	EndLine     int `json:"endLine"`
+	EndColumn   int `json:"endColumn"`
+}
+
+// sarifFix carries the suggestion as text only: a replacement would need
+// exact edits, which our suggestions do not always are.
+type sarifFix struct {
+	Description sarifText `json:"description"`
+}
+
+// SARIFOptions tune WriteSARIF.
+type SARIFOptions struct {
+	// Version is skillc's version, for tool.driver.version.
+	Version string
+	// BaseDir is what artifact URIs are made relative to; "" leaves paths
+	// as given.
+	BaseDir string
+}
+
+func sarifLevel(s compiler.Severity) string {
+	switch s {
+	case compiler.SeverityError:
+		return "error"
+	case compiler.SeverityWarning:
+		return "warning"
+	}
+	return "note"
+}
+
+// WriteSARIF prints the run as a SARIF 2.1.0 log with one run. It lists a
+// rule entry for each rule that has a finding, in registry order, and
+// results in file order pointing at them by ruleIndex.
+func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
+	diags := r.Diagnostics()
+	used := map[string]bool{}
+	for _, d := range diags {
+		used[d.Rule] = true
+	}
+	index := map[string]int{}
+	driver := sarifDriver{
+		Name: "skillc", Version: opt.Version,
+		InformationURI: "https://github.com/skillc/skillc",
+		Rules:          []sarifRule{},
+	}
+	addRule := func(id string, rule *Rule) {
+		index[id] = len(driver.Rules)
+		sr := sarifRule{ID: id, HelpURI: HelpURIBase + "#" + id, DefaultConfiguration: sarifRuleDefaults{Level: "error"}}
+		if rule != nil {
+			sr.ShortDescription = sarifText{rule.Summary}
+			sr.FullDescription = sarifText{rule.Summary}
+			sr.Help = sarifText{rule.Doc}
+			sr.DefaultConfiguration.Level = sarifLevel(rule.Severity)
+		} else {
+			sr.ShortDescription = sarifText{id}
+			sr.FullDescription = sarifText{id}
+			sr.Help = sarifText{id}
+		}
+		driver.Rules = append(driver.Rules, sr)
+	}
+	for _, rule := range Rules {
+		if used[rule.ID] {
+			addRule(rule.ID, rule)
+		}
+	}
+	for _, d := range diags {
+		if _, ok := index[d.Rule]; !ok {
+			addRule(d.Rule, nil)
+		}
+	}
+
+	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Results: []sarifResult{}}
+	artifacts := map[string]int{}
+	for _, f := range r.Files {
+		uri := sarifURI(f.Path, opt.BaseDir)
+		if _, ok := artifacts[uri]; !ok {
+			artifacts[uri] = len(run.Artifacts)
+			run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: uri}})
+		}
+	}
+	for _, d := range diags {
+		uri := sarifURI(d.Range.Filename, opt.BaseDir)
+		loc := sarifPhysical{ArtifactLocation: sarifArtifactLocation{URI: uri}}
+		if i, ok := artifacts[uri]; ok {
+			loc.ArtifactLocation.Index = &i
+		}
+		if start, end := startEnd(d.Range); start.Line > 0 {
+			loc.Region = &sarifRegion{StartLine: start.Line, StartColumn: start.Column, EndLine: end.Line, EndColumn: end.Column}
+		}
+		msg := d.Summary
+		if d.Detail != "" {
+			msg += "\n" + d.Detail
+		}
+		res := sarifResult{
+			RuleID: d.Rule, RuleIndex: index[d.Rule], Level: sarifLevel(d.Severity),
+			Message:   sarifText{msg},
+			Locations: []sarifLocation{{PhysicalLocation: loc}},
+		}
+		if d.Suggestion != "" {
+			res.Fixes = []sarifFix{{Description: sarifText{"write: " + d.Suggestion}}}
+		}
+		run.Results = append(run.Results, res)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
+}
+
+// sarifURI is a relative URI reference: slash-separated, relative to the
+// base folder when the file is under it, with characters that are not
+// allowed in a URI path escaped.
+func sarifURI(path, base string) string {
+	p := path
+	if base != "" {
+		if abs, err := filepath.Abs(path); err == nil {
+			if b, err := filepath.Abs(base); err == nil {
+				if rel, err := filepath.Rel(b, abs); err == nil && !strings.HasPrefix(rel, "..") {
+					p = rel
+				}
+			}
+		}
+	}
+	p = filepath.ToSlash(p)
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~/!$&'()*+,;=@", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			b.WriteString("%" + strings.ToUpper(hex2(c)))
+		}
+	}
+	return b.String()
+}
+
+func hex2(c byte) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[c>>4], digits[c&15]})
+}
