@@ -170,6 +170,7 @@ func TestOpenErrors(t *testing.T) {
 		{"negative pool size", dsn, postgres.Options{MaxConns: -1}, "pool size -1: want a positive number"},
 		{"negative sweep interval", dsn, postgres.Options{SweepEvery: -time.Second}, "sweep interval -1s: want a positive duration"},
 		{"nobody listening", "postgres://postgres@127.0.0.1:1/test?sslmode=disable&connect_timeout=5", postgres.Options{}, "postgres: connect: failed to connect to"},
+		{"search_path without a schema", dsn + "&search_path=skillc_no_such_schema", postgres.Options{}, `no schema in search_path "skillc_no_such_schema" exists: create it`},
 		{"no such database", strings.Replace(dsn, "/test", "/skillc_no_such_db", 1), postgres.Options{}, `database "skillc_no_such_db" does not exist`},
 	}
 	for _, tt := range tests {

@@ -89,6 +89,20 @@ func (s *Store) migrate(ctx context.Context) error {
 					return fmt.Errorf("create schema %q: %w", s.opts.Schema, err)
 				}
 			}
+		} else {
+			// Unqualified names go to the first schema of search_path
+			// that exists; say so plainly when there is none.
+			var cur *string
+			if err := tx.QueryRow(ctx, `SELECT current_schema()`).Scan(&cur); err != nil {
+				return fmt.Errorf("look up the current schema: %w", err)
+			}
+			if cur == nil {
+				var path string
+				if err := tx.QueryRow(ctx, `SHOW search_path`).Scan(&path); err != nil {
+					return fmt.Errorf("look up search_path: %w", err)
+				}
+				return fmt.Errorf("no schema in search_path %q exists: create it (CREATE SCHEMA name) or set search_path in the DSN to one that does", path)
+			}
 		}
 		var found *string
 		if err := tx.QueryRow(ctx, `SELECT to_regclass($1)::text`, t.migrations).Scan(&found); err != nil {
