@@ -241,7 +241,7 @@ func checkCycles(p *Plan) error {
 	loop := strings.Join(append(append([]string(nil), c...), c[0]), " -> ")
 	msg := fmt.Sprintf("steps %s form a loop; a plan must always move forward: send the retry to a new step or to fail", loop)
 	if len(c) == 1 {
-		msg = fmt.Sprintf("step %q points to itself (%s); a plan must always move forward: send the retry to a new step or to fail", c[0], loop)
+		msg = fmt.Sprintf("step %s leads back to itself (%s); a plan must always move forward: send the retry to a new step or to fail", c[0], loop)
 	}
 	return errorf(CodeCycle, "%s", msg)
 }
