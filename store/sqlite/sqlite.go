@@ -1,0 +1,285 @@
+// Package sqlite is the default plan store: one SQLite file on the local
+// machine, through the pure-Go driver modernc.org/sqlite (no cgo).
+//
+// The file runs in WAL mode so readers never wait for the writer. Writes go
+// through a pool of exactly one connection: SQLite allows one writer at a
+// time anyway, and queueing writers in Go instead of in SQLite's busy
+// handler keeps latency even and means no SQLITE_BUSY from this process.
+// Other processes on the same file (two `skillc plan` commands at once) are
+// waited for by busy_timeout. Explicit transactions begin IMMEDIATE, taking
+// the write lock up front instead of failing to upgrade later.
+//
+// synchronous=NORMAL: in WAL mode a commit survives the process being
+// killed at any point; only a power cut can lose the last commits, which
+// for a plan with a one-day TTL is the right trade for a write that does
+// not wait for fsync.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+
+	"github.com/skillc/skillc/plan"
+	"github.com/skillc/skillc/store"
+)
+
+// BusyTimeout is how long a statement waits for another process holding
+// the write lock before it fails.
+const BusyTimeout = 10 * time.Second
+
+// sweepBatch bounds how many rows one DELETE of Sweep removes, so a sweep
+// of a large backlog does not hold the write lock for long.
+const sweepBatch = 1000
+
+// migrations are applied in order; PRAGMA user_version counts how many a
+// file has had. Append, never edit.
+var migrations = []string{
+	`CREATE TABLE plans (
+		user_id    TEXT    NOT NULL,
+		session_id TEXT    NOT NULL,
+		version    INTEGER NOT NULL,
+		expires_at INTEGER NOT NULL, -- Unix nanoseconds
+		plan       TEXT    NOT NULL, -- the plan as JSON
+		PRIMARY KEY (user_id, session_id)
+	) WITHOUT ROWID;
+	CREATE INDEX plans_expires_at ON plans (expires_at);`,
+}
+
+// Store is a store.Store on one SQLite file. Safe for concurrent use, and
+// for several processes on one file.
+type Store struct {
+	opts  store.Options
+	path  string
+	read  *sql.DB
+	write *sql.DB
+
+	load, insert, update *sql.Stmt
+}
+
+var _ store.Store = (*Store)(nil)
+
+// DefaultPath is $XDG_STATE_HOME/skillc/plans.db, or
+// ~/.local/state/skillc/plans.db when XDG_STATE_HOME is unset (the XDG
+// Base Directory default).
+func DefaultPath() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "skillc", "plans.db"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("cannot find the state directory for the plan store: %w (set XDG_STATE_HOME or use --store sqlite:PATH)", err)
+	}
+	return filepath.Join(home, ".local", "state", "skillc", "plans.db"), nil
+}
+
+// Open opens the store at path, creating the file (0600) and its folder
+// (0700) on first use and migrating the schema.
+func Open(ctx context.Context, path string, opts store.Options) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("the sqlite store needs a file path")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite store %q: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("sqlite store: %w", err)
+	}
+	// Create the file ourselves so plans are private to the user; SQLite
+	// gives its -wal and -shm files the same mode.
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite store: %w", err)
+	}
+	f.Close()
+
+	s := &Store{opts: opts.WithDefaults(), path: abs}
+	base := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?" + url.Values{
+		"_pragma": {
+			fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()),
+			"journal_mode(WAL)",
+			"synchronous(NORMAL)",
+		},
+		"_txlock": {"immediate"},
+	}.Encode()
+	if s.write, err = sql.Open("sqlite", base); err != nil {
+		return nil, fmt.Errorf("sqlite store %q: %w", path, err)
+	}
+	s.write.SetMaxOpenConns(1)
+	s.write.SetMaxIdleConns(1)
+	s.write.SetConnMaxLifetime(0)
+	s.write.SetConnMaxIdleTime(0)
+	if err := s.migrate(ctx); err != nil {
+		s.write.Close()
+		return nil, fmt.Errorf("sqlite store %q: %w", path, err)
+	}
+	if s.read, err = sql.Open("sqlite", base+"&_pragma=query_only(1)"); err != nil {
+		s.write.Close()
+		return nil, fmt.Errorf("sqlite store %q: %w", path, err)
+	}
+	s.read.SetMaxOpenConns(8)
+	s.read.SetMaxIdleConns(8)
+	if err := s.prepare(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sqlite store %q: %w", path, err)
+	}
+	return s, nil
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// migrate brings the schema to the latest version in one IMMEDIATE
+// transaction, so two processes opening a new file at once do not both
+// create the table.
+func (s *Store) migrate(ctx context.Context) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var have int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
+		return err
+	}
+	if have > len(migrations) {
+		return fmt.Errorf("the database schema is version %d, newer than this skillc knows (%d): upgrade skillc", have, len(migrations))
+	}
+	if have == len(migrations) {
+		return nil
+	}
+	for i := have; i < len(migrations); i++ {
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+	}
+	// PRAGMA takes no bound parameters; the value is our own integer.
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(migrations))); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (s *Store) prepare(ctx context.Context) error {
+	var err error
+	if s.load, err = s.read.PrepareContext(ctx,
+		`SELECT version, expires_at, plan FROM plans WHERE user_id = ? AND session_id = ? AND expires_at > ?`); err != nil {
+		return err
+	}
+	// expect 0: there must be no live plan; an expired row counts as none.
+	if s.insert, err = s.write.PrepareContext(ctx,
+		`INSERT INTO plans (user_id, session_id, version, expires_at, plan) VALUES (?1, ?2, 1, ?3, ?4)
+		 ON CONFLICT (user_id, session_id) DO UPDATE
+		 SET version = 1, expires_at = excluded.expires_at, plan = excluded.plan
+		 WHERE plans.expires_at <= ?5`); err != nil {
+		return err
+	}
+	if s.update, err = s.write.PrepareContext(ctx,
+		`UPDATE plans SET version = ?1, expires_at = ?2, plan = ?3
+		 WHERE user_id = ?4 AND session_id = ?5 AND version = ?6 AND expires_at > ?7`); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Load implements store.Store.
+func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
+	var (
+		version, expires int64
+		data             []byte
+	)
+	err := s.load.QueryRowContext(ctx, key.User, key.Session, s.opts.Now().UnixNano()).Scan(&version, &expires, &data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load plan: %w", err)
+	}
+	p := new(plan.Plan)
+	if err := json.Unmarshal(data, p); err != nil {
+		return nil, fmt.Errorf("load plan: the stored plan is not valid JSON: %w", err)
+	}
+	// The columns are the truth; the JSON copy is for people reading the file.
+	p.Version = version
+	p.ExpiresAt = time.Unix(0, expires).UTC()
+	return p, nil
+}
+
+// Save implements store.Store.
+func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect int64) error {
+	now := s.opts.Now()
+	c := *p
+	c.Version = expect + 1
+	c.ExpiresAt = now.Add(s.opts.TTL).UTC()
+	data, err := json.Marshal(&c)
+	if err != nil {
+		return fmt.Errorf("save plan: %w", err)
+	}
+	var res sql.Result
+	if expect == 0 {
+		res, err = s.insert.ExecContext(ctx, key.User, key.Session, c.ExpiresAt.UnixNano(), data, now.UnixNano())
+	} else {
+		res, err = s.update.ExecContext(ctx, c.Version, c.ExpiresAt.UnixNano(), data, key.User, key.Session, expect, now.UnixNano())
+	}
+	if err != nil {
+		return fmt.Errorf("save plan: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("save plan: %w", err)
+	}
+	if n == 0 {
+		return store.ErrConflict
+	}
+	p.Version, p.ExpiresAt = c.Version, c.ExpiresAt
+	return nil
+}
+
+// Sweep implements store.Store. It deletes in batches so a long backlog
+// never holds the write lock for one long statement.
+func (s *Store) Sweep(ctx context.Context) (int, error) {
+	now := s.opts.Now().UnixNano()
+	total := 0
+	for {
+		res, err := s.write.ExecContext(ctx,
+			`DELETE FROM plans WHERE (user_id, session_id) IN
+			 (SELECT user_id, session_id FROM plans WHERE expires_at <= ? LIMIT ?)`, now, sweepBatch)
+		if err != nil {
+			return total, fmt.Errorf("sweep: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return total, fmt.Errorf("sweep: %w", err)
+		}
+		total += int(n)
+		if n < sweepBatch {
+			return total, nil
+		}
+	}
+}
+
+// Close implements store.Store.
+func (s *Store) Close() error {
+	var errs []error
+	for _, st := range []*sql.Stmt{s.load, s.insert, s.update} {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
+	}
+	if s.read != nil {
+		errs = append(errs, s.read.Close())
+	}
+	if s.write != nil {
+		errs = append(errs, s.write.Close())
+	}
+	return errors.Join(errs...)
+}
