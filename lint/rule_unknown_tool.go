@@ -60,24 +60,29 @@ func runUnknownTool(p *Pass) {
 	for _, t := range allowed {
 		allowedSet[t] = true
 	}
+	// A step's tool is checked against allowed-tools when the skill has
+	// them, and allowed-tools against the config's registry, so one
+	// missing tool is reported once, where it was first written.
 	check := func(ref compiler.Ref, inAllowed bool) {
-		if hasAllowed && !inAllowed && !allowedSet[ref.Name] {
-			p.Report(compiler.Diagnostic{
-				Range:      ref.Range,
-				Summary:    fmt.Sprintf("tool %q is not in allowed-tools", ref.Name),
-				Detail:     "allowed-tools: " + strings.Join(allowed, " "),
-				Suggestion: nearest(ref.Name, allowed),
-			})
+		if hasAllowed && !inAllowed {
+			if !allowedSet[ref.Name] {
+				p.Report(compiler.Diagnostic{
+					Range:      ref.Range,
+					Summary:    fmt.Sprintf("tool %q is not in allowed-tools", ref.Name),
+					Detail:     "allowed-tools: " + strings.Join(allowed, " "),
+					Suggestion: nearest(ref.Name, allowed),
+				})
+			}
 			return
 		}
 		if hasConfig && !registry[ref.Name] {
-			where := "allowed-tools names"
-			if !inAllowed {
-				where = "tool"
+			summary := fmt.Sprintf("tool %q is in no tool registry of %s", ref.Name, configName(p.Config))
+			if inAllowed {
+				summary = fmt.Sprintf("allowed-tools names %q, which is in no tool registry of %s", ref.Name, configName(p.Config))
 			}
 			p.Report(compiler.Diagnostic{
 				Range:      ref.Range,
-				Summary:    fmt.Sprintf("%s %q is in no tool registry of %s", where, ref.Name, configName(p.Config)),
+				Summary:    summary,
 				Suggestion: nearest(ref.Name, p.Config.Tools),
 			})
 		}

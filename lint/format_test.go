@@ -1,0 +1,171 @@
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/internal/golden"
+)
+
+// lintFormatTestdata lints testdata/lint/format from inside it, so paths in
+// the goldens are short and relative.
+func lintFormatTestdata(t *testing.T) *Result {
+	t.Helper()
+	t.Chdir("../testdata/lint/format")
+	return Lint([]string{"skills", "bare.md"}, Options{Config: DefaultConfig()})
+}
+
+func TestFormats(t *testing.T) {
+	res := lintFormatTestdata(t)
+	if len(res.Files) != 3 {
+		t.Fatalf("linted %d files, want 3", len(res.Files))
+	}
+	var text, color, js, sarif, gh bytes.Buffer
+	if err := WriteText(&text, res.Diagnostics(), res.Sources(), TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	WriteSummary(&text, res, TextOptions{})
+	WriteText(&color, res.Diagnostics(), res.Sources(), TextOptions{Color: true})
+	WriteSummary(&color, res, TextOptions{Color: true})
+	if err := WriteJSON(&js, res); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSARIF(&sarif, res, SARIFOptions{Version: "test", BaseDir: "."}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteGitHub(&gh, res); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "out.txt", text.Bytes())
+	golden.Check(t, "out.color.txt", color.Bytes())
+	golden.Check(t, "out.json", js.Bytes())
+	golden.Check(t, "out.sarif", sarif.Bytes())
+	golden.Check(t, "out.github", gh.Bytes())
+
+	var rep JSONReport
+	if err := json.Unmarshal(js.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if e, w, i := res.Count(); rep.Errors != e || rep.Warnings != w || rep.Infos != i || rep.Files != 3 || len(rep.Diagnostics) != e+w+i {
+		t.Errorf("json counts %+v", rep)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	d := func(s compiler.Severity) compiler.Diagnostic { return compiler.Diagnostic{Severity: s} }
+	tests := []struct {
+		files []*File
+		want  string
+	}{
+		{nil, "no problems in 0 files"},
+		{[]*File{{}}, "no problems in 1 file"},
+		{[]*File{{Diags: compiler.Diagnostics{d(compiler.SeverityError), d(compiler.SeverityError), d(compiler.SeverityError), d(compiler.SeverityWarning)}}, {}}, "3 errors, 1 warning in 2 files"},
+		{[]*File{{Diags: compiler.Diagnostics{d(compiler.SeverityWarning), d(compiler.SeverityInfo), d(compiler.SeverityInfo)}}}, "1 warning, 2 infos in 1 file"},
+	}
+	for _, tt := range tests {
+		if got := Summary(&Result{Files: tt.files}, TextOptions{}); got != tt.want {
+			t.Errorf("Summary = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func TestGitHubEscaping(t *testing.T) {
+	res := &Result{Files: []*File{{Path: "a,b:c%.md", Diags: compiler.Diagnostics{{
+		Severity: compiler.SeverityWarning, Rule: "goal-too-long",
+		Summary: "100% wrong: a, b\r\nnext", Suggestion: "x:y",
+		Range: compiler.Range{Filename: "a,b:c%.md", Start: compiler.Pos{Line: 3, Column: 2}, End: compiler.Pos{Line: 3, Column: 6}},
+	}, {
+		Severity: compiler.SeverityInfo, Rule: "prose-branch", Summary: "multi-line",
+		Range: compiler.Range{Filename: "a,b:c%.md", Start: compiler.Pos{Line: 4, Column: 1}, End: compiler.Pos{Line: 6, Column: 1}},
+	}, {
+		Severity: compiler.SeverityError, Rule: "unreadable", Summary: "cannot read",
+		Range: compiler.Range{Filename: "gone.md"},
+	}}}}}
+	var b bytes.Buffer
+	if err := WriteGitHub(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	want := "::warning file=a%2Cb%3Ac%25.md,line=3,col=2,endLine=3,endColumn=5,title=goal-too-long::100%25 wrong: a, b%0D%0Anext%0Afix: x:y\n" +
+		"::notice file=a%2Cb%3Ac%25.md,line=4,col=1,endLine=5,title=prose-branch::multi-line\n" +
+		"::error file=gone.md,title=unreadable::cannot read\n"
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestSARIFURI(t *testing.T) {
+	for in, want := range map[string]string{
+		"skills/a/SKILL.md": "skills/a/SKILL.md",
+		"my skill/100%.md":  "my%20skill/100%25.md",
+		"ünï.md":            "%C3%BCn%C3%AF.md",
+	} {
+		if got := sarifURI(in, ""); got != want {
+			t.Errorf("sarifURI(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSARIFValidator runs the official SARIF validator (npm install -g
+// @microsoft/sarif-multitool) on the SARIF output. It skips when the tool is
+// missing, unless CI is set.
+func TestSARIFValidator(t *testing.T) {
+	tool, err := exec.LookPath("sarif-multitool")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("sarif-multitool is not on PATH (npm install -g @microsoft/sarif-multitool)")
+		}
+		t.Skip("sarif-multitool is not on PATH")
+	}
+	out := filepath.Join(t.TempDir(), "out.sarif")
+	res := lintFormatTestdata(t)
+	var b bytes.Buffer
+	if err := WriteSARIF(&b, res, SARIFOptions{Version: "test", BaseDir: "."}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(t.TempDir(), "validation.sarif")
+	cmd := exec.Command(tool, "validate", "--output", report, out)
+	cmd.Env = append(os.Environ(), "DOTNET_CLI_TELEMETRY_OPTOUT=1")
+	msg, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("sarif-multitool validate: %v\n%s", err, msg)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID  string `json:"ruleId"`
+				Level   string `json:"level"`
+				Message struct {
+					Text string `json:"text"`
+				} `json:"message"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatalf("no validation report: %v\n%s", err, msg)
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range log.Runs {
+		for _, r := range run.Results {
+			// The validator's own rules report errors (schema) and
+			// warnings; both count here.
+			if r.Level == "error" || r.Level == "warning" || r.Level == "" {
+				t.Errorf("validator: %s %s: %s", r.Level, r.RuleID, r.Message.Text)
+			}
+		}
+	}
+	if strings.Contains(string(msg), "error") && !strings.Contains(string(msg), "0 error") {
+		t.Logf("validator output:\n%s", msg)
+	}
+}

@@ -1,0 +1,54 @@
+package lint
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
+// The rule IDs the compiler and the graph report, from the tracker: each
+// must be in the registry so it has docs and can be configured.
+var upstreamIDs = []string{
+	"invalid-encoding", "file-too-large", "invalid-frontmatter", "missing-name", "invalid-name", "name-mismatch",
+	"missing-description", "invalid-description", "no-steps", "invalid-id", "reserved-id", "duplicate-id",
+	"empty-goal", "unknown-target", "duplicate-edge", "unknown-branch-key", "invalid-tool-name",
+	"cycle", "unreachable-step", "no-path-to-end", "entry-cannot-end",
+}
+
+func TestRegistry(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range Rules {
+		if !kebab.MatchString(r.ID) {
+			t.Errorf("rule ID %q is not kebab-case", r.ID)
+		}
+		if seen[r.ID] {
+			t.Errorf("rule %q registered twice", r.ID)
+		}
+		seen[r.ID] = true
+		if r.Severity == 0 || r.Summary == "" || strings.ToLower(r.Summary[:1]) != r.Summary[:1] {
+			t.Errorf("rule %q: needs a severity and a lowercase summary", r.ID)
+		}
+		if !strings.Contains(r.Doc, "Bad") || !strings.Contains(r.Doc, "Good") {
+			t.Errorf("rule %q: doc needs a bad and a good example", r.ID)
+		}
+		if (r.Run == nil) != (r.Source == "driver") {
+			t.Errorf("rule %q: only driver rules have no Run", r.ID)
+		}
+		// One file per rule.
+		file := "rule_" + strings.ReplaceAll(r.ID, "-", "_") + ".go"
+		if _, err := os.Stat(file); err != nil {
+			t.Errorf("rule %q: no %s", r.ID, file)
+		}
+	}
+	for _, id := range upstreamIDs {
+		if r := Lookup(id); r == nil || r.Source != "compiler" && r.Source != "graph" {
+			t.Errorf("compiler/graph rule %q is not in the registry as such", id)
+		}
+	}
+	if Suggest("prose-branches") != "prose-branch" || Suggest("zzzzzzzz") != "" {
+		t.Error("Suggest")
+	}
+}

@@ -1,0 +1,151 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/skillc/skillc/compiler"
+)
+
+// The rule tests put their expectations in the input, as go/analysis's
+// analysistest does: an HTML comment names the rules whose findings must
+// start on a line, and the checker fails on a finding nobody expected and
+// on an expectation nothing matched.
+//
+//	<!-- want "rule-id" -->               on this line
+//	<!-- want "rule-id" "other-rule" -->  two findings on this line
+//	<!-- want+1 "rule-id" -->             on the next line (a line that cannot
+//	                                      hold a comment, e.g. a tools bullet)
+//	<!-- want-2 "rule-id" -->             two lines up (frontmatter: put the
+//	                                      comment just after the closing ---)
+//
+// testdata/lint/rules/X.md is linted with X.skillc.yaml beside it when there
+// is one, else with the default config.
+var wantRe = regexp.MustCompile(`<!--\s*want([+-]\d+)?((?:\s+"[^"]+")+)\s*-->`)
+
+type wantKey struct {
+	line int
+	rule string
+}
+
+func parseWants(src []byte) map[wantKey]int {
+	wants := map[wantKey]int{}
+	for i, line := range strings.Split(string(src), "\n") {
+		for _, m := range wantRe.FindAllStringSubmatch(line, -1) {
+			n := i + 1
+			if m[1] != "" {
+				d, _ := strconv.Atoi(m[1])
+				n += d
+			}
+			for _, q := range regexp.MustCompile(`"([^"]+)"`).FindAllStringSubmatch(m[2], -1) {
+				wants[wantKey{n, q[1]}]++
+			}
+		}
+	}
+	return wants
+}
+
+// checkWants lints one testdata file and compares findings with its want
+// comments. It returns the rules the file expects.
+func checkWants(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{}
+	if cfgPath := strings.TrimSuffix(path, ".md") + ".skillc.yaml"; fileExists(cfgPath) {
+		cfg, diags, err := LoadConfig(cfgPath)
+		if err != nil || len(diags) > 0 {
+			t.Fatalf("config %s: %v %v", cfgPath, err, diags)
+		}
+		opts.Config = cfg
+	}
+	diags := LintSource(path, src, opts)
+	wants := parseWants(src)
+	expected := map[string]bool{}
+	for k := range wants {
+		expected[k.rule] = true
+	}
+	var problems []string
+	for _, d := range diags {
+		k := wantKey{d.Range.Start.Line, d.Rule}
+		if wants[k] > 0 {
+			wants[k]--
+			continue
+		}
+		problems = append(problems, fmt.Sprintf("%s: unexpected %s: %s [%s]", d.Range, d.Severity, d.Summary, d.Rule))
+	}
+	for k, n := range wants {
+		for range n {
+			problems = append(problems, fmt.Sprintf("%s:%d: no %q finding here", path, k.line, k.rule))
+		}
+	}
+	sort.Strings(problems)
+	for _, p := range problems {
+		t.Error(p)
+	}
+	return expected
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func TestRuleTestdata(t *testing.T) {
+	files, err := filepath.Glob("../testdata/lint/rules/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata: %v", err)
+	}
+	covered := map[string]bool{}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			for r := range checkWants(t, f) {
+				covered[r] = true
+			}
+		})
+	}
+	// Every lint rule, and the suppression check, has a test input.
+	for _, r := range Rules {
+		if (r.Source == "lint" || r.ID == "unknown-rule") && !covered[r.ID] {
+			t.Errorf("rule %q has no testdata/lint/rules input that expects it", r.ID)
+		}
+	}
+}
+
+func TestParseWants(t *testing.T) {
+	src := "a <!-- want \"x\" \"y\" -->\n<!-- want+1 \"z\" -->\n\n<!-- want-3 \"x\" -->\n"
+	got := parseWants([]byte(src))
+	want := map[wantKey]int{{1, "x"}: 2, {1, "y"}: 1, {3, "z"}: 1}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("parseWants = %v, want %v", got, want)
+	}
+}
+
+// TestSeverityConfig checks that config changes a rule's severity, for
+// lint rules and forwarded compiler rules alike.
+func TestSeverityConfig(t *testing.T) {
+	src := []byte("---\nname: sev\ndescription: Severity. Use when testing.\n---\n# Sev\n\n1. Is it?\n   - on failure: 9\n")
+	cfg := DefaultConfig()
+	cfg.Rules = map[string]compiler.Severity{"question-without-branch": compiler.SeverityError, "unknown-target": compiler.SeverityInfo}
+	got := map[string]compiler.Severity{}
+	for _, d := range LintSource("sev.md", src, Options{Config: cfg}) {
+		got[d.Rule] = d.Severity
+	}
+	if got["question-without-branch"] != compiler.SeverityError || got["unknown-target"] != compiler.SeverityInfo {
+		t.Errorf("severities = %v", got)
+	}
+	for _, d := range LintSource("sev.md", src, Options{}) {
+		if d.Rule == "question-without-branch" && d.Severity != compiler.SeverityWarning ||
+			d.Rule == "unknown-target" && d.Severity != compiler.SeverityError {
+			t.Errorf("default severity of %s: %s", d.Rule, d.Severity)
+		}
+	}
+}
