@@ -3,7 +3,7 @@ package graph
 // Reachable returns the IDs of the steps the entry reaches, the entry
 // included, in source order.
 func (g *Graph) Reachable() []string {
-	reach := g.reachable()
+	reach := g.reach
 	var out []string
 	for i := 0; i < g.steps(); i++ {
 		if reach[i] {
@@ -16,7 +16,7 @@ func (g *Graph) Reachable() []string {
 // Unreachable returns the IDs of the steps the entry never reaches, in
 // source order.
 func (g *Graph) Unreachable() []string {
-	reach := g.reachable()
+	reach := g.reach
 	var out []string
 	for i := 0; i < g.steps(); i++ {
 		if !reach[i] {
@@ -29,7 +29,7 @@ func (g *Graph) Unreachable() []string {
 // CannotReachEnd returns the IDs of the steps from which no path reaches
 // end, in source order: every way out of them fails or goes round a loop.
 func (g *Graph) CannotReachEnd() []string {
-	toEnd := g.reachesEnd()
+	toEnd := g.toEnd
 	var out []string
 	for i := 0; i < g.steps(); i++ {
 		if !toEnd[i] {
@@ -42,7 +42,7 @@ func (g *Graph) CannotReachEnd() []string {
 // EntryReachesEnd reports whether some path from the entry reaches end. A
 // skill without steps has no such path.
 func (g *Graph) EntryReachesEnd() bool {
-	return g.entry >= 0 && g.reachesEnd()[g.entry]
+	return g.entry >= 0 && g.toEnd[g.entry]
 }
 
 // Cycles returns every loop of the graph once: one per strongly connected
@@ -54,7 +54,7 @@ func (g *Graph) EntryReachesEnd() bool {
 // their first steps.
 func (g *Graph) Cycles() [][]string {
 	var out [][]string
-	for _, c := range g.components() {
+	for _, c := range g.sccs {
 		path := g.loopThrough(c)
 		ids := make([]string, len(path))
 		for i, v := range path {
@@ -68,9 +68,6 @@ func (g *Graph) Cycles() [][]string {
 // reachable marks the nodes the entry reaches: an iterative depth-first
 // walk, O(V+E).
 func (g *Graph) reachable() []bool {
-	if g.reach != nil {
-		return g.reach
-	}
 	seen := make([]bool, len(g.nodes))
 	if g.entry >= 0 {
 		seen[g.entry] = true
@@ -86,16 +83,12 @@ func (g *Graph) reachable() []bool {
 			}
 		}
 	}
-	g.reach = seen
 	return seen
 }
 
 // reachesEnd marks the nodes from which end is reachable: a breadth-first
 // walk from end over the reversed arcs, O(V+E).
 func (g *Graph) reachesEnd() []bool {
-	if g.toEnd != nil {
-		return g.toEnd
-	}
 	seen := make([]bool, len(g.nodes))
 	end := int32(g.endIndex())
 	seen[end] = true
@@ -110,7 +103,6 @@ func (g *Graph) reachesEnd() []bool {
 			}
 		}
 	}
-	g.toEnd = seen
 	return seen
 }
 
@@ -123,9 +115,6 @@ func (g *Graph) reachesEnd() []bool {
 // 100,000-step chain turns into a 100,000-frame recursion, and it returns
 // the components in map order.
 func (g *Graph) components() [][]int32 {
-	if g.sccDone {
-		return g.sccs
-	}
 	n := len(g.nodes)
 	const unvisited = -1
 	index := make([]int32, n)
@@ -208,14 +197,13 @@ func (g *Graph) components() [][]int32 {
 		sortInt32(c, n)
 		first[c[0]] = c
 	}
-	g.sccs = g.sccs[:0]
+	var sorted [][]int32
 	for _, c := range first {
 		if c != nil {
-			g.sccs = append(g.sccs, c)
+			sorted = append(sorted, c)
 		}
 	}
-	g.sccDone = true
-	return g.sccs
+	return sorted
 }
 
 func (g *Graph) selfLoop(v int32) bool {

@@ -47,7 +47,7 @@ func (g *Graph) Check() compiler.Diagnostics {
 
 func (g *Graph) checkCycles() compiler.Diagnostics {
 	var ds compiler.Diagnostics
-	for _, comp := range g.components() {
+	for _, comp := range g.sccs {
 		loop := g.loopThrough(comp)
 		ids := make([]string, 0, len(loop)+1)
 		for _, v := range loop {
@@ -155,7 +155,7 @@ func edgeName(e Edge) string {
 }
 
 func (g *Graph) checkUnreachable() compiler.Diagnostics {
-	reach := g.reachable()
+	reach := g.reach
 	entry := g.nodes[g.entry]
 	var ds compiler.Diagnostics
 	for i := 0; i < g.steps(); i++ {
@@ -186,10 +186,10 @@ func (g *Graph) checkUnreachable() compiler.Diagnostics {
 }
 
 func (g *Graph) checkEnd() compiler.Diagnostics {
-	toEnd := g.reachesEnd()
-	reach := g.reachable()
+	toEnd := g.toEnd
+	reach := g.reach
 	way := "fails"
-	if len(g.components()) > 0 {
+	if len(g.sccs) > 0 {
 		way = "fails or goes round a loop"
 	}
 	var ds compiler.Diagnostics

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	dgraph "github.com/dominikbraun/graph"
 
@@ -24,10 +25,14 @@ type Edge struct {
 	Explicit bool
 }
 
-// Graph is the step graph of one skill. It is read-only once built.
+// Graph is the step graph of one skill. It is immutable once built and safe
+// for concurrent use.
 type Graph struct {
 	skill *compiler.Skill
-	lib   dgraph.Graph[string, string]
+
+	libOnce sync.Once
+	lib     dgraph.Graph[string, string]
+	libErr  error
 
 	// nodes holds the step IDs in source order, then End, then Fail; every
 	// analysis works on these indexes.
@@ -41,17 +46,17 @@ type Graph struct {
 	edges   []Edge
 	dropped int
 
-	// succ and pred are the adjacency lists by node index, read once from
-	// the library's adjacency and predecessor maps; succ is sorted so that
-	// every walk, and so every message, is deterministic.
+	// succ and pred are the arcs by node index: one arc per (from, to)
+	// pair, as in the library's graph. succ is sorted so every walk, and so
+	// every message, is deterministic.
 	succ [][]int32
 	pred [][]int32
 
-	// Analyses computed lazily, once.
-	reach   []bool
-	toEnd   []bool
-	sccs    [][]int32
-	sccDone bool
+	// The analyses, computed once in New so a Graph is immutable and safe
+	// to share.
+	reach []bool
+	toEnd []bool
+	sccs  [][]int32
 }
 
 // New builds the step graph of s. An edge whose target names no step is left
@@ -67,7 +72,6 @@ func New(s *compiler.Skill) (*Graph, error) {
 	n := len(s.Steps)
 	g := &Graph{
 		skill: s,
-		lib:   dgraph.New(dgraph.StringHash, dgraph.Directed()),
 		nodes: make([]string, 0, n+2),
 		index: make(map[string]int, n+2),
 		entry: -1,
@@ -104,88 +108,121 @@ func New(s *compiler.Skill) (*Graph, error) {
 		if i+1 < n {
 			next = s.Steps[i+1].ID
 		}
-		if err := g.addEdge(st, compiler.Success, st.Success, next); err != nil {
-			return nil, err
-		}
-		if err := g.addEdge(st, compiler.Failure, st.Failure, compiler.Fail); err != nil {
-			return nil, err
-		}
+		g.addEdge(st, compiler.Success, st.Success, next)
+		g.addEdge(st, compiler.Failure, st.Failure, compiler.Fail)
 	}
-	if err := g.readAdjacency(); err != nil {
-		return nil, err
-	}
+	g.buildArcs()
+	g.reach = g.reachable()
+	g.toEnd = g.reachesEnd()
+	g.sccs = g.components()
 	return g, nil
 }
 
 func (g *Graph) addNode(id string) {
 	g.index[id] = len(g.nodes)
 	g.nodes = append(g.nodes, id)
-	// The IDs are unique by construction, so AddVertex cannot fail.
-	_ = g.lib.AddVertex(id)
 }
 
-func (g *Graph) addEdge(st *compiler.Step, kind compiler.EdgeKind, e compiler.Edge, def string) error {
+func (g *Graph) addEdge(st *compiler.Step, kind compiler.EdgeKind, e compiler.Edge, def string) {
 	to := e.Target
 	if to == "" {
 		to = def
 	}
 	if _, ok := g.index[to]; !ok {
 		g.dropped++
-		return nil
+		return
 	}
 	label := e.Label
 	if label == "" && e.Explicit {
 		label = e.Key
 	}
 	g.edges = append(g.edges, Edge{From: st.ID, To: to, Kind: kind, Label: label, Explicit: e.Explicit})
-	// The library keeps one edge per ordered pair; a step whose success and
-	// failure edges share a target is one arc for the analyses, and
-	// ErrEdgeAlreadyExists says just that.
-	if err := g.lib.AddEdge(st.ID, to); err != nil && !errors.Is(err, dgraph.ErrEdgeAlreadyExists) {
-		return fmt.Errorf("add edge %q -> %q: %w", st.ID, to, err)
-	}
-	return nil
 }
 
-// readAdjacency reads the library's adjacency and predecessor maps once,
-// O(V+E), into index lists the analyses can walk without hashing.
-func (g *Graph) readAdjacency() error {
-	adj, err := g.lib.AdjacencyMap()
-	if err != nil {
-		return fmt.Errorf("read adjacency: %w", err)
+// buildArcs turns the edge list into index lists, O(V+E): at most two arcs
+// out of each step (one when both edges share a target), and the same arcs
+// turned round for the walks back from end. The predecessor lists share one
+// backing array, so this is a handful of allocations, not one per vertex.
+func (g *Graph) buildArcs() {
+	n := len(g.nodes)
+	g.succ = make([][]int32, n)
+	out := make([]int32, 0, len(g.edges))
+	indeg := make([]int32, n)
+	for i := 0; i < len(g.edges); {
+		from := g.index[g.edges[i].From]
+		start := len(out)
+		for ; i < len(g.edges) && g.index[g.edges[i].From] == from; i++ {
+			w := int32(g.index[g.edges[i].To])
+			if !slices.Contains(out[start:], w) {
+				out = append(out, w)
+				indeg[w]++
+			}
+		}
+		l := out[start:len(out):len(out)]
+		slices.Sort(l)
+		g.succ[from] = l
 	}
-	pre, err := g.lib.PredecessorMap()
-	if err != nil {
-		return fmt.Errorf("read predecessors: %w", err)
+	flat := make([]int32, len(out))
+	g.pred = make([][]int32, n)
+	off := 0
+	for v := range g.pred {
+		g.pred[v] = flat[off : off : off+int(indeg[v])]
+		off += int(indeg[v])
 	}
-	g.succ = g.lists(adj)
-	g.pred = g.lists(pre)
-	return nil
+	for v, l := range g.succ {
+		for _, w := range l {
+			g.pred[w] = append(g.pred[w], int32(v))
+		}
+	}
 }
 
-func (g *Graph) lists(m map[string]map[string]dgraph.Edge[string]) [][]int32 {
-	out := make([][]int32, len(g.nodes))
-	for i, id := range g.nodes {
-		row := m[id]
-		if len(row) == 0 {
-			continue
+// Library returns the step graph as a github.com/dominikbraun/graph
+// directed graph, for callers that want its algorithms (paths, traversals):
+// vertices are the step IDs and the terminals, one arc per (from, to) pair,
+// each arc's Data the []Edge it stands for. It is built on the first call.
+//
+// The analyses of this package do not run on it: at 100,000 steps the
+// library's map-of-maps store and AdjacencyMap cost more than compiling the
+// skill (see bench_test.go), and its StronglyConnectedComponents recurses
+// once per vertex. They walk the index lists above instead.
+func (g *Graph) Library() (dgraph.Graph[string, string], error) {
+	g.libOnce.Do(func() {
+		lib := dgraph.New(dgraph.StringHash, dgraph.Directed())
+		for _, id := range g.nodes {
+			if err := lib.AddVertex(id); err != nil {
+				g.libErr = fmt.Errorf("add vertex %q: %w", id, err)
+				return
+			}
 		}
-		l := make([]int32, 0, len(row))
-		for to := range row {
-			l = append(l, int32(g.index[to]))
+		for i := 0; i < len(g.edges); {
+			e := g.edges[i]
+			j := i + 1
+			for j < len(g.edges) && g.edges[j].From == e.From {
+				j++
+			}
+			for k := i; k < j; k++ {
+				to := g.edges[k].To
+				var data []Edge
+				for _, f := range g.edges[i:j] {
+					if f.To == to {
+						data = append(data, f)
+					}
+				}
+				err := lib.AddEdge(e.From, to, dgraph.EdgeData(data))
+				if err != nil && !errors.Is(err, dgraph.ErrEdgeAlreadyExists) {
+					g.libErr = fmt.Errorf("add edge %q -> %q: %w", e.From, to, err)
+					return
+				}
+			}
+			i = j
 		}
-		slices.Sort(l) // a step has at most two arcs out; sorting is cheap
-		out[i] = l
-	}
-	return out
+		g.lib = lib
+	})
+	return g.lib, g.libErr
 }
 
 // Skill is the skill the graph was built from.
 func (g *Graph) Skill() *compiler.Skill { return g.skill }
-
-// Library is the underlying dominikbraun/graph graph: vertices are step IDs
-// and the terminals; one arc per (from, to) pair.
-func (g *Graph) Library() dgraph.Graph[string, string] { return g.lib }
 
 // Edges are the drawn edges in source order: each step's success edge, then
 // its failure edge. A success and a failure edge to the same target are two

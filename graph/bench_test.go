@@ -1,0 +1,118 @@
+package graph
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/skillc/skillc/compiler"
+)
+
+// generated writes a list-form skill of n steps with the shapes real skills
+// have: tools on most steps, a question with yes/no branches every 7th
+// step, a failure edge to a later step every 5th, an explicit fail every
+// 13th. All jumps go forward, so the graph is a large DAG the analyses must
+// walk in full.
+func generated(n int) []byte {
+	var b strings.Builder
+	b.Grow(n * 80)
+	fmt.Fprintf(&b, "---\nname: generated\ndescription: A generated skill of %d steps for benchmarks.\n---\n# Generated\n\n## Steps\n\n", n)
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%d. Do the work of step %d.\n", i, i)
+		if i%3 != 0 {
+			fmt.Fprintf(&b, "   - tools: tool_%d\n", i%17)
+		}
+		switch {
+		case i%7 == 0 && i+2 <= n:
+			fmt.Fprintf(&b, "   - yes (one record): %d\n   - no (many): %d\n", i+2, i+1)
+		case i%5 == 0 && i+3 <= n:
+			fmt.Fprintf(&b, "   - on failure: %d\n", i+3)
+		case i%13 == 0:
+			b.WriteString("   - on failure: fail\n")
+		}
+	}
+	return []byte(b.String())
+}
+
+func compileGenerated(b *testing.B, n int) *compiler.Skill {
+	b.Helper()
+	s, diags := compiler.Compile("generated.md", generated(n), compiler.Options{MaxSize: -1})
+	if diags.HasErrors() || len(s.Steps) != n {
+		b.Fatalf("generated skill of %d steps compiled to %d steps with %v", n, len(s.Steps), diags)
+	}
+	return s
+}
+
+// BenchmarkGraph builds the graph of a compiled skill and runs every
+// analysis and check; compare 10k with 100k steps for linear growth.
+func BenchmarkGraph(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		s := compileGenerated(b, n)
+		b.Run(fmt.Sprintf("steps=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				g, err := New(s)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if ds := g.Check(); len(ds) != 0 {
+					b.Fatalf("generated skill has findings: %v", ds[0])
+				}
+				if len(g.Reachable()) != n || len(g.Cycles()) != 0 || len(g.CannotReachEnd()) != 0 {
+					b.Fatal("analyses disagree with the generated shape")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCompile compiles the same 100k-step skill, the yardstick the
+// graph's cost is held against.
+func BenchmarkCompile(b *testing.B) {
+	src := generated(100_000)
+	b.Run("steps=100000", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			if _, diags := compiler.Compile("generated.md", src, compiler.Options{MaxSize: -1}); diags.HasErrors() {
+				b.Fatal(diags[0])
+			}
+		}
+	})
+}
+
+// BenchmarkDOT draws the 10k-step graph; drawing must stay linear too.
+func BenchmarkDOT(b *testing.B) {
+	s := compileGenerated(b, 10_000)
+	g, err := New(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = g.DOT()
+		_ = g.Mermaid()
+	}
+}
+
+// BenchmarkLoop holds one 100k-step loop: the worst case for Tarjan's
+// stack and for the shortest-loop walk.
+func BenchmarkLoop(b *testing.B) {
+	const n = 100_000
+	spec := make([]string, n)
+	for i := range spec {
+		spec[i] = fmt.Sprint(i + 1)
+	}
+	spec[n-1] += " 1 end"
+	s := skill(spec...)
+	b.ReportAllocs()
+	for b.Loop() {
+		g, err := New(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if c := g.Cycles(); len(c) != 1 || len(c[0]) != n {
+			b.Fatalf("want one loop of %d steps", n)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package graph
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/skillc/skillc/compiler"
+)
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name string
+		spec []string
+		want []string // "line rule severity: summary"
+	}{
+		{
+			name: "clean",
+			spec: []string{"1 end 2", "2 - 4", "3 end 4", "4"},
+		},
+		{
+			name: "loop reported once at its first step",
+			spec: []string{"1", "2", "3 2"},
+			want: []string{
+				"1 entry-cannot-end error: no path from the entry step \"1\" reaches end: every run of this skill fails or goes round a loop",
+				"2 cycle error: steps 2 -> 3 -> 2 form a loop; a plan must always move forward: send the retry to a new step or to fail",
+				"2 no-path-to-end warning: step \"2\" can never reach end: every path from it fails or goes round a loop",
+				"3 no-path-to-end warning: step \"3\" can never reach end: every path from it fails or goes round a loop",
+			},
+		},
+		{
+			name: "self loop with a way out",
+			spec: []string{"1", "2 end 2"},
+			want: []string{
+				"2 cycle error: step 2 leads back to itself; a plan must always move forward: send the retry to a new step or to fail",
+			},
+		},
+		{
+			name: "unreachable chain",
+			spec: []string{"1 4", "2", "3", "4"},
+			want: []string{
+				"2 unreachable-step error: step \"2\" can never be reached from the entry step \"1\"",
+				"3 unreachable-step error: step \"3\" can never be reached from the entry step \"1\"",
+			},
+		},
+		{
+			name: "step that can only fail",
+			spec: []string{"1 3 2", "2 fail", "3 end", "4"},
+			want: []string{
+				"2 no-path-to-end warning: step \"2\" can never reach end: every path from it fails",
+				"4 unreachable-step error: step \"4\" can never be reached from the entry step \"1\"",
+			},
+		},
+		{
+			name: "unknown target does not crash",
+			spec: []string{"1 nowhere"},
+			want: []string{
+				"1 entry-cannot-end error: no path from the entry step \"1\" reaches end: every run of this skill fails",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, d := range Check(skill(tt.spec...)) {
+				got = append(got, fmt.Sprintf("%d %s %s: %s", d.Range.Start.Line, d.Rule, d.Severity, d.Summary))
+				if d.Range.Filename != "test.md" {
+					t.Errorf("%s: filename %q, want test.md", d.Rule, d.Range.Filename)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("Check() =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestCheckDetail(t *testing.T) {
+	s := skill("1", "2", "3 4 2", "4 2 end")
+	s.Steps[2].Failure.Label = "retry"
+	ds := Check(s)
+	if len(ds) != 1 {
+		t.Fatalf("want one cycle diagnostic, got %v", ds)
+	}
+	d := ds[0]
+	if want := `the loop: 2 on success goes to 3, 3 on failure ("retry") goes to 2; steps 4 loop back into it too`; d.Detail != want {
+		t.Errorf("detail = %q\nwant     %q", d.Detail, want)
+	}
+	if want := `point step 3's on failure ("retry") edge at a new step, or at fail`; d.Suggestion != want {
+		t.Errorf("suggestion = %q\nwant         %q", d.Suggestion, want)
+	}
+}
+
+func TestNewRejects(t *testing.T) {
+	tests := []struct {
+		name string
+		s    *compiler.Skill
+		want string
+	}{
+		{"nil", nil, "no skill"},
+		{"duplicate", skill("1", "1"), `duplicate step id "1"`},
+		{"reserved", skill("1", "End"), `step id "End" is reserved for the terminal "end"`},
+		{"empty id", &compiler.Skill{Steps: []*compiler.Step{{}}}, "step 1 has no id"},
+		{"bad entry", func() *compiler.Skill { s := skill("1"); s.Entry = "9"; return s }(), `entry "9" is not a step`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(tt.s)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("New() error = %v, want %q", err, tt.want)
+			}
+			if tt.s != nil && Check(tt.s) != nil {
+				t.Error("Check() reported on a graph it cannot build")
+			}
+		})
+	}
+}
+
+func TestNoSteps(t *testing.T) {
+	g, err := New(&compiler.Skill{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Reachable() != nil || g.Cycles() != nil || g.CannotReachEnd() != nil || g.EntryReachesEnd() || g.Check() != nil {
+		t.Error("a skill without steps has no graph to analyse")
+	}
+}
