@@ -73,6 +73,7 @@ an agent can follow and a machine can check.`,
 	root.AddCommand(
 		NewCmdCompile(io, nil),
 		NewCmdSchema(io, nil),
+		NewCmdLint(io, nil), NewCmdRules(io, nil), NewCmdExplain(io, nil),
 		NewCmdVersion(io),
 	)
 	return root

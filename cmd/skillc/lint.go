@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/lint"
+)
+
+// LintOptions are the flags and arguments of `skillc lint`.
+type LintOptions struct {
+	IO *IOStreams
+
+	Paths      []string
+	Format     string
+	FailOn     string
+	ConfigPath string
+	NoColor    bool
+	MaxSize    int64
+
+	// Color is decided from the terminal when the command runs; tests set
+	// it directly.
+	Color bool
+	// WorkDir is where the config is searched from and what SARIF paths
+	// are relative to; "" is the process's working directory.
+	WorkDir string
+}
+
+var lintFormats = []string{"text", "json", "sarif", "github"}
+
+// NewCmdLint builds `skillc lint`.
+func NewCmdLint(io *IOStreams, runF func(*LintOptions) error) *cobra.Command {
+	opts := &LintOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "lint [PATH...]",
+		Short: "Check workflow skills and report problems",
+		Long: `Lint workflow skills: every compiler and graph check plus the lint rules
+(skillc rules lists them; skillc explain RULE documents one).
+
+A folder is walked for SKILL.md files (skipping .git, node_modules and the
+config's ignore globs); a file is linted as given. Without a path, the current
+folder is linted. Configuration comes from .skillc.yaml, found upward from the
+working folder, or from --config.
+
+Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 on
+bad usage, a broken config, or a path that could not be read.`,
+		Example: `  # lint every skill under skills/
+  skillc lint skills/
+
+  # in CI: annotations on the pull request, fail on warnings too
+  skillc lint --format github --fail-on warning skills/
+
+  # SARIF for code scanning
+  skillc lint --format sarif skills/ > skillc.sarif`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Paths = args
+			if !slices.Contains(lintFormats, opts.Format) {
+				return usageError("unknown format %q: want text, json, sarif or github", opts.Format)
+			}
+			if _, err := compiler.ParseSeverity(opts.FailOn); err != nil {
+				return usageError("--fail-on: %v", err)
+			}
+			opts.Color = !opts.NoColor && lintIsTerminal(io.Out) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+			if runF != nil {
+				return runF(opts)
+			}
+			return lintRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.Format, "format", "f", "text", "output format: text, json, sarif or github")
+	f.StringVar(&opts.FailOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning or info")
+	f.StringVarP(&opts.ConfigPath, "config", "c", "", "config file (default: .skillc.yaml found upward from the working folder)")
+	f.BoolVar(&opts.NoColor, "no-color", false, "never colour the text output")
+	f.Int64Var(&opts.MaxSize, "max-size", compiler.DefaultMaxSize, "largest skill file read, in bytes (negative: no limit)")
+	return cmd
+}
+
+func lintIsTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
+}
+
+func lintRun(opts *LintOptions) error {
+	io := opts.IO
+	cfg, err := loadLintConfig(opts)
+	if err != nil {
+		return err
+	}
+	paths := opts.Paths
+	if len(paths) == 0 {
+		paths = []string{"."}
+		if opts.WorkDir != "" {
+			paths = []string{opts.WorkDir}
+		}
+	}
+	res := lint.Lint(paths, lint.Options{Config: cfg, MaxSize: opts.MaxSize})
+
+	switch opts.Format {
+	case "json":
+		err = lint.WriteJSON(io.Out, res)
+	case "sarif":
+		err = lint.WriteSARIF(io.Out, res, lint.SARIFOptions{Version: buildVersion(), BaseDir: lintWorkDir(opts)})
+	case "github":
+		err = lint.WriteGitHub(io.Out, res)
+	default:
+		topt := lint.TextOptions{Color: opts.Color}
+		if err = lint.WriteText(io.Out, res.Diagnostics(), res.Sources(), topt); err == nil {
+			err = lint.WriteSummary(io.Out, res, topt)
+		}
+	}
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("writing the report: %w", err)}
+	}
+
+	if res.Unreadable() {
+		return silentExit(exitUsage)
+	}
+	failOn, _ := compiler.ParseSeverity(opts.FailOn)
+	for _, d := range res.Diagnostics() {
+		if d.Severity >= failOn {
+			return silentExit(exitFindings)
+		}
+	}
+	return nil
+}
+
+func lintWorkDir(opts *LintOptions) string {
+	if opts.WorkDir != "" {
+		return opts.WorkDir
+	}
+	return "."
+}
+
+// loadLintConfig finds and reads the config. A config with problems stops
+// the run (exit 2) after printing them like any diagnostics.
+func loadLintConfig(opts *LintOptions) (*lint.Config, error) {
+	path := opts.ConfigPath
+	if path == "" {
+		found, err := lint.FindConfig(lintWorkDir(opts))
+		if err != nil {
+			return nil, usageError("looking for %s: %v", lint.ConfigFileNames[0], err)
+		}
+		if found == "" {
+			return lint.DefaultConfig(), nil
+		}
+		path = found
+	}
+	cfg, diags, err := lint.LoadConfig(path)
+	if err != nil {
+		return nil, usageError("cannot read config %q: %v", path, err)
+	}
+	if len(diags) > 0 {
+		src, _ := os.ReadFile(path)
+		_ = lint.WriteText(opts.IO.ErrOut, diags, func(string) []byte { return src }, lint.TextOptions{Color: opts.IO.ColorErr})
+		return nil, usageError("config %q has %s; fix it or pass another with --config", path, lintPlural(len(diags), "problem", "problems"))
+	}
+	return cfg, nil
+}
+
+func lintPlural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,87 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/text"
+)
+
+// benchCorpus writes n generated skills of steps steps each, in the
+// SKILL.md layout, with the annotations real skills use: tools, branches
+// on questions, failure edges, detail paragraphs.
+func benchCorpus(b *testing.B, n, steps int) (dir string, files []string) {
+	b.Helper()
+	dir = b.TempDir()
+	for i := range n {
+		name := fmt.Sprintf("skill-%04d", i)
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "---\nname: %s\ndescription: Generated skill %d. Use when benchmarking the linter.\nallowed-tools: search_thread list_records ask_user\n---\n# Skill %d\n\n## Steps\n\n", name, i, i)
+		for s := 1; s <= steps; s++ {
+			switch {
+			case s%5 == 0 && s+2 <= steps:
+				fmt.Fprintf(&sb, "%d. Is record %d already in the thread?\n   - tools: search_thread\n   - yes: %d\n   - no (missing): %d\n", s, s, s+1, s+2)
+			case s%3 == 0:
+				fmt.Fprintf(&sb, "%d. List the records for part %d.\n   - tools: `list_records`, ask_user\n   - on failure: end - nothing to list\n\n   If the list is empty, tell the user; keep the answer short.\n", s, s)
+			default:
+				fmt.Fprintf(&sb, "%d. Do step %d of the **procedure** with care.\n\n   Note the result in the thread.\n", s, s)
+			}
+		}
+		p := filepath.Join(dir, name, "SKILL.md")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	return dir, files
+}
+
+// BenchmarkLint lints 2,000 skills of 20 steps with one worker per CPU;
+// BenchmarkGoldmarkParse only reads and parses the same files with
+// goldmark on the same number of workers. Target: lint <= 1.5x parse.
+func BenchmarkLint(b *testing.B) {
+	_, files := benchCorpus(b, 2000, 20)
+	b.ResetTimer()
+	for b.Loop() {
+		res := LintFiles(files, Options{})
+		if e, _, _ := res.Count(); e > 0 {
+			b.Fatalf("generated skills have errors: %v", res.Diagnostics()[:1])
+		}
+	}
+}
+
+func BenchmarkGoldmarkParse(b *testing.B) {
+	_, files := benchCorpus(b, 2000, 20)
+	md := goldmark.New()
+	b.ResetTimer()
+	for b.Loop() {
+		jobs := make(chan string)
+		var wg sync.WaitGroup
+		for range runtime.NumCPU() {
+			wg.Go(func() {
+				for f := range jobs {
+					src, err := os.ReadFile(f)
+					if err != nil {
+						b.Error(err)
+						continue
+					}
+					md.Parser().Parse(text.NewReader(src))
+				}
+			})
+		}
+		for _, f := range files {
+			jobs <- f
+		}
+		close(jobs)
+		wg.Wait()
+	}
+}
