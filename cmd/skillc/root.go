@@ -74,6 +74,7 @@ an agent can follow and a machine can check.`,
 		NewCmdCompile(io, nil),
 		NewCmdSchema(io, nil),
 		NewCmdLint(io, nil), NewCmdRules(io, nil), NewCmdExplain(io, nil),
+		NewCmdGraph(io, nil),
 		NewCmdVersion(io),
 	)
 	return root

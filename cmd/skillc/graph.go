@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
+	"github.com/skillc/skillc/lint"
+)
+
+// GraphOptions are the flags and arguments of `skillc graph`.
+type GraphOptions struct {
+	IO     *IOStreams
+	Ctx    context.Context
+	File   string
+	Format string
+	Output string
+	// OutIsTerminal reports whether IO.Out is a terminal, where a PNG or
+	// SVG would be noise; tests replace it.
+	OutIsTerminal func() bool
+}
+
+var graphFormats = []string{"dot", "mermaid", "svg", "png"}
+
+// NewCmdGraph builds `skillc graph`.
+func NewCmdGraph(ios *IOStreams, runF func(*GraphOptions) error) *cobra.Command {
+	opts := &GraphOptions{IO: ios, OutIsTerminal: func() bool { return graphIsTerminal(ios.Out) }}
+	cmd := &cobra.Command{
+		Use:   "graph FILE",
+		Short: "Draw a skill's step graph as DOT, Mermaid, SVG or PNG",
+		Long: `Draw the step graph of one workflow skill: every step with its ID, goal and
+recommended tools; success edges solid, failure edges dashed red, labelled
+with the author's LABEL or key word; end and fail as terminals; a dot points
+at the entry.
+
+FILE is a markdown file, or a folder holding a SKILL.md. Diagnostics go to
+stderr as ` + "`skillc compile`" + ` prints them. The graph is drawn even when the skill
+has errors, so a loop or an unreachable step can be seen, and the exit code
+is then 1; a skill without steps or with edges to unknown steps is not
+drawn.
+
+SVG and PNG are drawn in process (Graphviz compiled to WebAssembly); they go
+to stdout only when it is not a terminal, else name a file with -o. -o
+writes the file atomically: it is complete or untouched.`,
+		Example: `  # DOT on stdout, for Graphviz or a DOT viewer
+  skillc graph skills/acat-reimbursement/SKILL.md
+
+  # Mermaid, to paste into a README or an issue
+  skillc graph --format mermaid skills/acat-reimbursement
+
+  # A picture
+  skillc graph --format png -o acat.png skills/acat-reimbursement/SKILL.md
+  skillc graph --format svg skills/acat-reimbursement > acat.svg`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.File = args[0]
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return graphRun(opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.Format, "format", "f", "dot", "output format: "+strings.Join(graphFormats, ", "))
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `FILE` instead of stdout")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(graphFormats, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func graphRun(opts *GraphOptions) error {
+	ctx := opts.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	switch opts.Format {
+	case "dot", "mermaid":
+	case "svg", "png":
+		if opts.Output == "" && opts.OutIsTerminal != nil && opts.OutIsTerminal() {
+			return usageError("will not write %s to a terminal: name a file with -o, or redirect stdout", opts.Format)
+		}
+	default:
+		return usageError("unknown format %q: want %s", opts.Format, strings.Join(graphFormats, ", "))
+	}
+
+	filename, src, err := graphReadSkill(opts.File)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	s, diags := compiler.Compile(filename, src, compiler.Options{})
+	g, gerr := graph.New(s)
+	if gerr == nil {
+		diags = append(diags, g.Check()...)
+	}
+	diags.Sort()
+	sources := func(name string) []byte {
+		if name == s.Filename {
+			return s.Source
+		}
+		return nil
+	}
+	if err := lint.WriteText(opts.IO.ErrOut, diags, sources, lint.TextOptions{Color: opts.IO.ColorErr}); err != nil {
+		return err
+	}
+
+	// Without steps there is nothing to draw; with a duplicate ID or an
+	// edge to an unknown step, a drawing would show a graph the author did
+	// not write. The diagnostics above say why.
+	if gerr != nil || len(s.Steps) == 0 || graphHasRule(diags, "unknown-target") {
+		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s: no graph drawn: fix the errors above first\n", filename)
+		return silentExit(exitFindings)
+	}
+
+	var out bytes.Buffer
+	switch opts.Format {
+	case "dot":
+		out.Write(g.DOT())
+	case "mermaid":
+		out.Write(g.Mermaid())
+	case "svg", "png":
+		r, err := graph.NewRenderer(ctx)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		if err := r.Render(ctx, g.DOT(), graph.ImageFormat(opts.Format), &out); err != nil {
+			return err
+		}
+	}
+
+	if opts.Output == "" {
+		if _, err := opts.IO.Out.Write(out.Bytes()); err != nil {
+			return err
+		}
+	} else if err := graphWriteFileAtomic(opts.Output, out.Bytes()); err != nil {
+		return usageError("write %s: %v", opts.Output, err)
+	}
+	if diags.HasErrors() {
+		return silentExit(exitFindings)
+	}
+	return nil
+}
+
+// graphReadSkill reads FILE, or FOLDER/SKILL.md, reading at most one byte
+// more than the compiler accepts so a huge file is reported, not loaded.
+func graphReadSkill(path string) (string, []byte, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "SKILL.md")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return path, nil, fmt.Errorf("no such file %q", path)
+		}
+		return path, nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, compiler.DefaultMaxSize+1))
+	if err != nil {
+		return path, nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return path, src, nil
+}
+
+func graphHasRule(diags compiler.Diagnostics, rule string) bool {
+	for _, d := range diags {
+		if d.Rule == rule && d.Severity == compiler.SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// graphWriteFileAtomic writes data to a temporary file beside path and
+// renames it into place, so path is either the whole new drawing or what
+// it was before.
+func graphWriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	defer os.Remove(name) // a no-op after the rename
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(name, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(name, path)
+}
+
+func graphIsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillc/skillc/internal/golden"
+)
+
+const graphTestdata = "../../testdata/graph"
+
+func TestNewCmdGraphFlags(t *testing.T) {
+	tests := []struct {
+		args    string
+		want    GraphOptions
+		wantErr bool
+	}{
+		{args: "x.md", want: GraphOptions{File: "x.md", Format: "dot"}},
+		{args: "--format mermaid x.md", want: GraphOptions{File: "x.md", Format: "mermaid"}},
+		{args: "-f png -o out.png dir", want: GraphOptions{File: "dir", Format: "png", Output: "out.png"}},
+		{args: "", wantErr: true},
+		{args: "a.md b.md", wantErr: true},
+		{args: "--colour x.md", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			io, _, _ := testIO()
+			var got *GraphOptions
+			cmd := NewCmdGraph(io, func(o *GraphOptions) error { got = o; return nil })
+			cmd.SetArgs(strings.Fields(tt.args))
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			err := cmd.Execute()
+			if tt.wantErr {
+				if err == nil {
+					t.Fatal("want an error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.File != tt.want.File || got.Format != tt.want.Format || got.Output != tt.want.Output {
+				t.Errorf("options = %+v, want %+v", *got, tt.want)
+			}
+		})
+	}
+}
+
+func TestGraphRun(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	unknown := write("unknown.md", "# Unknown\n\n1. Start.\n   - yes: 7\n2. Stop.\n")
+	noSteps := write("none.md", "# Nothing\n\nJust prose.\n")
+	acat := "../../skills/acat-reimbursement/SKILL.md"
+
+	tests := []struct {
+		name       string
+		opts       GraphOptions
+		terminal   bool
+		code       int
+		golden     string // stdout equals this file under testdata/graph
+		stdout     func(t *testing.T, b []byte)
+		stderrHas  string
+		noStdout   bool
+		wantOutput bool // opts.Output exists afterwards
+	}{
+		{name: "dot", opts: GraphOptions{File: acat, Format: "dot"}, golden: "acat-reimbursement.dot"},
+		{name: "folder", opts: GraphOptions{File: "../../skills/acat-reimbursement", Format: "dot"}, golden: "acat-reimbursement.dot"},
+		{name: "mermaid", opts: GraphOptions{File: acat, Format: "mermaid"}, golden: "acat-reimbursement.mmd"},
+		{name: "svg to a pipe", opts: GraphOptions{File: acat, Format: "svg"}, stdout: checkSVGOut},
+		{name: "png to a terminal", opts: GraphOptions{File: acat, Format: "png"}, terminal: true, code: exitUsage,
+			stderrHas: "", noStdout: true},
+		{name: "png to a file", opts: GraphOptions{File: acat, Format: "png", Output: filepath.Join(dir, "acat.png")},
+			terminal: true, noStdout: true, wantOutput: true},
+		{name: "loop is drawn, exit 1", opts: GraphOptions{File: graphTestdata + "/cycle.md", Format: "dot"}, code: exitFindings,
+			golden: "cycle.dot", stderrHas: "steps 2 -> 3 -> 2 form a loop"},
+		{name: "unknown target is not drawn", opts: GraphOptions{File: unknown, Format: "dot", Output: filepath.Join(dir, "u.dot")},
+			code: exitFindings, noStdout: true, stderrHas: "no graph drawn"},
+		{name: "no steps", opts: GraphOptions{File: noSteps, Format: "mermaid"}, code: exitFindings, noStdout: true, stderrHas: "no graph drawn"},
+		{name: "unknown format", opts: GraphOptions{File: acat, Format: "gif"}, code: exitUsage, noStdout: true},
+		{name: "missing file", opts: GraphOptions{File: filepath.Join(dir, "nope.md"), Format: "dot"}, code: exitUsage, noStdout: true},
+		{name: "unwritable output", opts: GraphOptions{File: acat, Format: "dot", Output: filepath.Join(dir, "no/such/dir/x.dot")},
+			code: exitUsage, noStdout: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			io, out, errOut := testIO()
+			opts := tt.opts
+			opts.IO = io
+			opts.OutIsTerminal = func() bool { return tt.terminal }
+			err := graphRun(&opts)
+			if got := exitCode(err); got != tt.code {
+				t.Fatalf("exit %d, want %d (err %v)\nstderr:\n%s", got, tt.code, err, errOut)
+			}
+			if tt.golden != "" {
+				golden.Check(t, filepath.Join(graphTestdata, tt.golden), out.Bytes())
+			}
+			if tt.stdout != nil {
+				tt.stdout(t, out.Bytes())
+			}
+			if tt.noStdout && out.Len() > 0 {
+				t.Errorf("stdout should be empty, got %d bytes", out.Len())
+			}
+			if tt.stderrHas != "" && !strings.Contains(errOut.String(), tt.stderrHas) {
+				t.Errorf("stderr lacks %q:\n%s", tt.stderrHas, errOut)
+			}
+			if opts.Output != "" {
+				_, statErr := os.Stat(opts.Output)
+				if tt.wantOutput != (statErr == nil) {
+					t.Errorf("output file exists: %v, want %v", statErr == nil, tt.wantOutput)
+				}
+			}
+		})
+	}
+
+	f, err := os.Open(filepath.Join(dir, "acat.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("png does not decode: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() < 100 || b.Dy() < 100 {
+		t.Errorf("png is %dx%d", b.Dx(), b.Dy())
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp"))
+	if len(left) > 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}
+
+func checkSVGOut(t *testing.T, b []byte) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	dec.Strict = false
+	var root struct{ XMLName xml.Name }
+	if err := dec.Decode(&root); err != nil || root.XMLName.Local != "svg" {
+		t.Fatalf("not an svg document: root %q, err %v", root.XMLName.Local, err)
+	}
+}
+
+func TestGraphThroughRoot(t *testing.T) {
+	io, out, errOut := testIO()
+	code := run([]string{"graph", "--format", "mermaid", "../../skills/acat-reimbursement/SKILL.md"}, io)
+	if code != 0 || !strings.HasPrefix(out.String(), "---\ntitle: \"ACAT reimbursement\"\n---\nflowchart TD\n") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
