@@ -140,10 +140,27 @@ func inputSchema[T any](edit func(*jsonschema.Schema)) *jsonschema.Schema {
 	if err != nil {
 		panic(err)
 	}
+	plainArrays(sc)
 	if edit != nil {
 		edit(sc)
 	}
 	return sc
+}
+
+// plainArrays turns the inferred `"type": ["null", "array"]` of Go slices
+// into `"type": "array"`: leaving a list out is how a caller says "none",
+// and some model APIs refuse union types in tool schemas.
+func plainArrays(sc *jsonschema.Schema) {
+	if sc == nil {
+		return
+	}
+	if len(sc.Types) == 2 && sc.Types[0] == "null" && sc.Types[1] == "array" {
+		sc.Types, sc.Type = nil, "array"
+	}
+	for _, p := range sc.Properties {
+		plainArrays(p)
+	}
+	plainArrays(sc.Items)
 }
 
 func outputSchema() *jsonschema.Schema {
