@@ -72,17 +72,24 @@ func Schema(t testing.TB, dsn string) string {
 // program that takes only a DSN (skillc serve --store) uses that schema.
 func WithSearchPath(t testing.TB, dsn, schema string) string {
 	t.Helper()
+	return WithParam(t, dsn, "search_path", schema)
+}
+
+// WithParam returns dsn with one more parameter; pgx sends parameters it
+// does not know itself to the server as settings (e.g. synchronous_commit).
+func WithParam(t testing.TB, dsn, key, value string) string {
+	t.Helper()
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		u, err := url.Parse(dsn)
 		if err != nil {
 			t.Fatalf("parse %s: %v", EnvDSN, err)
 		}
 		q := u.Query()
-		q.Set("search_path", schema)
+		q.Set(key, value)
 		u.RawQuery = q.Encode()
 		return u.String()
 	}
-	return dsn + " search_path=" + schema
+	return dsn + " " + key + "=" + value
 }
 
 // Exec runs one statement on a connection of its own.
