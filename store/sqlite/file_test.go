@@ -1,0 +1,255 @@
+package sqlite_test
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/skillc/skillc/plan"
+	"github.com/skillc/skillc/store"
+	"github.com/skillc/skillc/store/sqlite"
+)
+
+func open(t *testing.T, path string) *sqlite.Store {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestDefaultPath(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/state")
+	if p, err := sqlite.DefaultPath(); err != nil || p != "/state/skillc/plans.db" {
+		t.Errorf("with XDG_STATE_HOME: %q, %v", p, err)
+	}
+	t.Setenv("HOME", "/home/u")
+	for _, v := range []string{"", "relative/dir"} { // the spec ignores relative values
+		t.Setenv("XDG_STATE_HOME", v)
+		if p, err := sqlite.DefaultPath(); err != nil || p != "/home/u/.local/state/skillc/plans.db" {
+			t.Errorf("XDG_STATE_HOME=%q: %q, %v", v, p, err)
+		}
+	}
+}
+
+func TestOpenCreatesPrivateFolderAndFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state", "skill?c #1") // characters a URI must escape
+	path := filepath.Join(dir, "plans.db")
+	s := open(t, path)
+	if s.Path() != path {
+		t.Errorf("path %q, want %q", s.Path(), path)
+	}
+	for name, want := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, path: 0o600} {
+		fi, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode() != want {
+			t.Errorf("%s: mode %v, want %v", name, fi.Mode(), want)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	if len(entries) != 1 {
+		t.Errorf("files next to the folder: %v (a '?' in the path must not cut it)", entries)
+	}
+}
+
+func TestMigrations(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "plans.db")
+	s := open(t, path)
+	ctx := context.Background()
+	p, _, err := plan.Make(nil, plan.MakeInput{Title: "kept", Steps: []plan.StepInput{{Goal: "a"}}}, "id", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Save(ctx, store.Key{User: "u", Session: "s"}, p, 0); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	// Reopening migrates nothing and keeps the data.
+	s = open(t, path)
+	if got, err := s.Load(ctx, store.Key{User: "u", Session: "s"}); err != nil || got.Title != "kept" {
+		t.Fatalf("after reopen: %v, %v", got, err)
+	}
+	s.Close()
+
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var v int
+	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 1 {
+		t.Fatalf("user_version = %d, %v; want 1", v, err)
+	}
+	var mode string
+	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
+	}
+	if _, err := db.Exec("PRAGMA user_version = 99"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = sqlite.Open(ctx, path, store.Options{})
+	if err == nil || !strings.Contains(err.Error(), "schema is version 99, newer than this skillc knows (1)") {
+		t.Fatalf("opening a newer schema: %v", err)
+	}
+}
+
+func TestOpenRefusesWhatIsNotADatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(path, []byte("these are not the plans you are looking for\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := sqlite.Open(context.Background(), path, store.Options{})
+	if err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("open of a text file: %v", err)
+	}
+	if b, _ := os.ReadFile(path); !strings.HasPrefix(string(b), "these are") {
+		t.Errorf("open changed the file")
+	}
+}
+
+// TestTwoStoresOneFile is two processes' worth of stores on one file:
+// writers in both wait for each other (busy_timeout) and nothing is lost.
+func TestTwoStoresOneFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "plans.db")
+	a, b := open(t, path), open(t, path)
+	ctx := context.Background()
+	key := store.Key{User: "u", Session: "shared"}
+	const n = 40
+	steps := make([]plan.StepInput, n)
+	for i := range steps {
+		steps[i].Goal = "step"
+	}
+	pa := &store.Planner{Store: a}
+	if _, err := pa.Make(ctx, key, plan.MakeInput{Title: "shared", Steps: steps}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		pl := &store.Planner{Store: []store.Store{a, b}[i%2]}
+		wg.Go(func() {
+			_, err := pl.Update(ctx, key, plan.Changes{Check: []string{strconv.Itoa(i + 1)}})
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := b.Load(ctx, key)
+	if err != nil || got.Done() != n || got.Version != n+1 {
+		t.Fatalf("after %d updates through two stores: %v done, version %v, %v", n, got.Done(), got.Version, err)
+	}
+}
+
+const crashEnv = "SKILLC_SQLITE_CRASH_CHILD"
+
+// TestCrash kills a writer with SIGKILL mid-stream and checks that every
+// write it reported as committed survived.
+func TestCrash(t *testing.T) {
+	if path := os.Getenv(crashEnv); path != "" {
+		crashChild(path)
+		return
+	}
+	if testing.Short() {
+		t.Skip("re-executes the test binary")
+	}
+	path := filepath.Join(t.TempDir(), "plans.db")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrash$", "-test.v=false")
+	cmd.Env = append(os.Environ(), crashEnv+"="+path)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	last := int64(0)
+	for lines.Scan() {
+		v, ok := strings.CutPrefix(lines.Text(), "committed ")
+		if !ok {
+			continue
+		}
+		if last, err = strconv.ParseInt(v, 10, 64); err != nil {
+			t.Fatal(err)
+		}
+		if last == 300 {
+			// Kill it between writes, at whatever point it is.
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Fatal("the child exited normally; it was to be killed")
+	}
+	if last < 300 {
+		t.Fatalf("the child reported only %d commits", last)
+	}
+
+	s := open(t, path)
+	got, err := s.Load(context.Background(), store.Key{User: "crash", Session: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The child may have committed one more write than it got to print.
+	if got.Version < last || got.Version > last+1 {
+		t.Fatalf("after the crash the plan is at version %d; the child reported %d committed", got.Version, last)
+	}
+	if want := fmt.Sprintf("write %d", got.Version); got.Title != want {
+		t.Fatalf("title %q at version %d, want %q", got.Title, got.Version, want)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var check string
+	if err := db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+		t.Fatalf("integrity_check: %q, %v", check, err)
+	}
+}
+
+// crashChild writes forever, printing each version once it is committed.
+func crashChild(path string) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, path, store.Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(3)
+	}
+	key := store.Key{User: "crash", Session: "s"}
+	w := bufio.NewWriter(os.Stdout)
+	for v := int64(0); ; v++ {
+		p, _, err := plan.Make(nil, plan.MakeInput{Title: fmt.Sprintf("write %d", v+1), Steps: []plan.StepInput{{Goal: strings.Repeat("x", 400)}}}, "id", time.Now())
+		if err == nil {
+			err = s.Save(ctx, key, p, v)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		fmt.Fprintf(w, "committed %d\n", p.Version)
+		w.Flush()
+	}
+}
