@@ -20,7 +20,8 @@ const (
 
 // Renderer lays out DOT and draws it as SVG or PNG inside the process, with
 // Graphviz compiled to WebAssembly (github.com/goccy/go-graphviz): nothing
-// to install. Starting it compiles the WebAssembly module, which takes a
+// to install. Its PNG renderer is wrapped to draw fills and outlines right
+// (see pngEngine). Starting it compiles the WebAssembly module, which takes a
 // noticeable moment, so make one per process and reuse it. It is safe for
 // concurrent use; drawings are made one at a time.
 type Renderer struct {
@@ -30,7 +31,7 @@ type Renderer struct {
 
 // NewRenderer starts Graphviz.
 func NewRenderer(ctx context.Context) (*Renderer, error) {
-	gv, err := graphviz.New(ctx)
+	gv, err := newGraphviz(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("start graphviz: %w", err)
 	}
@@ -72,4 +73,9 @@ func (r *Renderer) Render(ctx context.Context, dot []byte, format ImageFormat, w
 	}
 	_, err = w.Write(buf.Bytes())
 	return err
+}
+
+// Draw renders the graph's DOT as an SVG or PNG with r.
+func (g *Graph) Draw(ctx context.Context, r *Renderer, format ImageFormat, w io.Writer) error {
+	return r.Render(ctx, g.DOT(), format, w)
 }

@@ -132,7 +132,7 @@ func graphRun(opts *GraphOptions) error {
 			return err
 		}
 		defer r.Close()
-		if err := r.Render(ctx, g.DOT(), graph.ImageFormat(opts.Format), &out); err != nil {
+		if err := g.Draw(ctx, r, graph.ImageFormat(opts.Format), &out); err != nil {
 			return err
 		}
 	}
