@@ -223,17 +223,20 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect in
 	if err != nil {
 		return fmt.Errorf("postgres: save plan: %w", err)
 	}
+	// The plan goes as a string: in the exec and simple_protocol modes
+	// (default_query_exec_mode, for PgBouncer) pgx would send []byte as
+	// bytea, which a json column refuses.
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
 	var n int64
 	if expect == 0 {
-		tag, err := s.pool.Exec(ctx, s.q.insert, key.User, key.Session, data, now, next.ExpiresAt)
+		tag, err := s.pool.Exec(ctx, s.q.insert, key.User, key.Session, string(data), now, next.ExpiresAt)
 		if err != nil {
 			return s.fail(ctx, "save plan", err)
 		}
 		n = tag.RowsAffected()
 	} else {
-		tag, err := s.pool.Exec(ctx, s.q.update, key.User, key.Session, expect, data, now, next.ExpiresAt)
+		tag, err := s.pool.Exec(ctx, s.q.update, key.User, key.Session, expect, string(data), now, next.ExpiresAt)
 		if err != nil {
 			return s.fail(ctx, "save plan", err)
 		}

@@ -157,6 +157,37 @@ func TestSearchPathFromDSN(t *testing.T) {
 	}
 }
 
+// Every pgx query mode works, including those used behind PgBouncer.
+func TestQueryExecModes(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	for _, mode := range []string{"cache_statement", "cache_describe", "describe_exec", "exec", "simple_protocol"} {
+		t.Run(mode, func(t *testing.T) {
+			s, err := postgres.Open(context.Background(), pgtest.WithParam(t, dsn, "default_query_exec_mode", mode),
+				postgres.Options{Schema: pgtest.SchemaName(t, dsn)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			ctx := context.Background()
+			key := store.Key{User: "u", Session: "s"}
+			p := newPlan("mode " + mode)
+			if err := s.Save(ctx, key, p, 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Save(ctx, key, p, 1); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Load(ctx, key)
+			if err != nil || got.Title != p.Title || got.Version != 2 {
+				t.Fatalf("load = %+v, %v; want %q at version 2", got, err, p.Title)
+			}
+			if n, err := s.Sweep(ctx); err != nil || n != 0 {
+				t.Fatalf("sweep = %d, %v", n, err)
+			}
+		})
+	}
+}
+
 func TestOpenErrors(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	tests := []struct {
