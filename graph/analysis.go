@@ -1,5 +1,7 @@
 package graph
 
+import "slices"
+
 // Reachable returns the IDs of the steps the entry reaches, the entry
 // included, in source order.
 func (g *Graph) Reachable() []string {
@@ -54,8 +56,12 @@ func (g *Graph) EntryReachesEnd() bool {
 // their first steps.
 func (g *Graph) Cycles() [][]string {
 	var out [][]string
+	var parent []int32
 	for _, c := range g.sccs {
-		path := g.loopThrough(c)
+		if parent == nil {
+			parent = g.loopScratch()
+		}
+		path := g.loopThrough(c, parent)
 		ids := make([]string, len(path))
 		for i, v := range path {
 			ids[i] = g.nodes[v]
@@ -92,10 +98,12 @@ func (g *Graph) reachesEnd() []bool {
 	seen := make([]bool, len(g.nodes))
 	end := int32(g.endIndex())
 	seen[end] = true
-	queue := []int32{end}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
+	// An index walks the queue: slicing its head off would make append
+	// copy it over and over.
+	queue := make([]int32, 1, len(g.nodes))
+	queue[0] = end
+	for head := 0; head < len(queue); head++ {
+		v := queue[head]
 		for _, w := range g.pred[v] {
 			if !seen[w] {
 				seen[w] = true
@@ -172,7 +180,16 @@ func (g *Graph) components() [][]int32 {
 			if low[v] != index[v] {
 				continue
 			}
-			// v is the root of a component: pop it.
+			// v is the root of a component: pop it. Most components are one
+			// step and no loop; they cost no allocation.
+			if stack[len(stack)-1] == v {
+				stack = stack[:len(stack)-1]
+				onStack[v] = false
+				if g.selfLoop(v) {
+					comps = append(comps, []int32{v})
+				}
+				continue
+			}
 			var comp []int32
 			for {
 				w := stack[len(stack)-1]
@@ -183,9 +200,7 @@ func (g *Graph) components() [][]int32 {
 					break
 				}
 			}
-			if len(comp) > 1 || g.selfLoop(v) {
-				comps = append(comps, comp)
-			}
+			comps = append(comps, comp)
 		}
 	}
 
@@ -240,39 +255,56 @@ func sortInt32(c []int32, n int) {
 
 // loopThrough returns the shortest path from the component's first node
 // back to itself, staying inside the component: a breadth-first walk,
-// linear in the component's size.
-func (g *Graph) loopThrough(comp []int32) []int32 {
+// linear in the component's size. parent is scratch space of one slot per
+// node, all -2 on entry and on return, shared by the calls of one pass so
+// many small loops do not each pay for a slice of the whole graph.
+func (g *Graph) loopThrough(comp []int32, parent []int32) []int32 {
 	start := comp[0]
 	if len(comp) == 1 {
 		return []int32{start}
 	}
-	in := make(map[int32]int32, len(comp)) // node -> its parent on the walk (-1: unseen)
+	const (
+		outside = -2 // not in this component
+		unseen  = -1
+	)
 	for _, v := range comp {
-		in[v] = -1
+		parent[v] = unseen
 	}
-	queue := []int32{start}
-	in[start] = start
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
+	defer func() {
+		for _, v := range comp {
+			parent[v] = outside
+		}
+	}()
+	queue := make([]int32, 1, len(comp))
+	queue[0] = start
+	parent[start] = start
+	for head := 0; head < len(queue); head++ {
+		v := queue[head]
 		for _, w := range g.succ[v] {
 			if w == start {
 				// Close the loop: walk the parents back to start.
 				var path []int32
-				for u := v; u != start; u = in[u] {
+				for u := v; u != start; u = parent[u] {
 					path = append(path, u)
 				}
 				path = append(path, start)
-				for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-					path[i], path[j] = path[j], path[i]
-				}
+				slices.Reverse(path)
 				return path
 			}
-			if p, ok := in[w]; ok && p == -1 {
-				in[w] = v
+			if parent[w] == unseen {
+				parent[w] = v
 				queue = append(queue, w)
 			}
 		}
 	}
-	return comp // unreachable: a component of two or more nodes has a loop through each
+	return comp // not reached: a component of two or more nodes has a loop through each
+}
+
+// loopScratch is the scratch space loopThrough wants.
+func (g *Graph) loopScratch() []int32 {
+	parent := make([]int32, len(g.nodes))
+	for i := range parent {
+		parent[i] = -2
+	}
+	return parent
 }

@@ -47,8 +47,12 @@ func (g *Graph) Check() compiler.Diagnostics {
 
 func (g *Graph) checkCycles() compiler.Diagnostics {
 	var ds compiler.Diagnostics
+	var parent []int32
 	for _, comp := range g.sccs {
-		loop := g.loopThrough(comp)
+		if parent == nil {
+			parent = g.loopScratch()
+		}
+		loop := g.loopThrough(comp, parent)
 		ids := make([]string, 0, len(loop)+1)
 		for _, v := range loop {
 			ids = append(ids, g.nodes[v])
@@ -129,7 +133,7 @@ func (g *Graph) stepEdges(id string) []Edge {
 	lo, hi := 0, len(g.edges)
 	for lo < hi {
 		m := (lo + hi) / 2
-		if g.index[g.edges[m].From] < i {
+		if int(g.ends[m][0]) < i {
 			lo = m + 1
 		} else {
 			hi = m

@@ -47,7 +47,7 @@ func (g *Graph) DOT() []byte {
 	fmt.Fprintf(&b, "\tedge [color=%s, fontname=%s, fontsize=10];\n", dotQuote(colorSuccess), dotQuote(fontFamily))
 
 	if g.entry >= 0 {
-		fmt.Fprintf(&b, "\t%s [shape=point, width=0.15, color=black, label=\"\"];\n", dotQuote(entryNode))
+		fmt.Fprintf(&b, "\t%s [shape=point, width=0.15, style=filled, color=black, fillcolor=black, label=\"\"];\n", dotQuote(entryNode))
 		fmt.Fprintf(&b, "\t%s -> %s [color=black];\n", dotQuote(entryNode), dotQuote(g.nodes[g.entry]))
 	}
 	for _, st := range g.skill.Steps {

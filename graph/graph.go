@@ -44,6 +44,7 @@ type Graph struct {
 	// failure edge. Edges to unknown targets are left out (the compiler
 	// reports them) and counted in dropped.
 	edges   []Edge
+	ends    [][2]int32 // the node indexes of each edge's From and To
 	dropped int
 
 	// succ and pred are the arcs by node index: one arc per (from, to)
@@ -76,6 +77,7 @@ func New(s *compiler.Skill) (*Graph, error) {
 		index: make(map[string]int, n+2),
 		entry: -1,
 		edges: make([]Edge, 0, 2*n),
+		ends:  make([][2]int32, 0, 2*n),
 	}
 	for _, st := range s.Steps {
 		switch {
@@ -108,8 +110,8 @@ func New(s *compiler.Skill) (*Graph, error) {
 		if i+1 < n {
 			next = s.Steps[i+1].ID
 		}
-		g.addEdge(st, compiler.Success, st.Success, next)
-		g.addEdge(st, compiler.Failure, st.Failure, compiler.Fail)
+		g.addEdge(i, st, compiler.Success, st.Success, next)
+		g.addEdge(i, st, compiler.Failure, st.Failure, compiler.Fail)
 	}
 	g.buildArcs()
 	g.reach = g.reachable()
@@ -123,12 +125,13 @@ func (g *Graph) addNode(id string) {
 	g.nodes = append(g.nodes, id)
 }
 
-func (g *Graph) addEdge(st *compiler.Step, kind compiler.EdgeKind, e compiler.Edge, def string) {
+func (g *Graph) addEdge(from int, st *compiler.Step, kind compiler.EdgeKind, e compiler.Edge, def string) {
 	to := e.Target
 	if to == "" {
 		to = def
 	}
-	if _, ok := g.index[to]; !ok {
+	toIndex, ok := g.index[to]
+	if !ok {
 		g.dropped++
 		return
 	}
@@ -137,6 +140,7 @@ func (g *Graph) addEdge(st *compiler.Step, kind compiler.EdgeKind, e compiler.Ed
 		label = e.Key
 	}
 	g.edges = append(g.edges, Edge{From: st.ID, To: to, Kind: kind, Label: label, Explicit: e.Explicit})
+	g.ends = append(g.ends, [2]int32{int32(from), int32(toIndex)})
 }
 
 // buildArcs turns the edge list into index lists, O(V+E): at most two arcs
@@ -148,11 +152,11 @@ func (g *Graph) buildArcs() {
 	g.succ = make([][]int32, n)
 	out := make([]int32, 0, len(g.edges))
 	indeg := make([]int32, n)
-	for i := 0; i < len(g.edges); {
-		from := g.index[g.edges[i].From]
+	for i := 0; i < len(g.ends); {
+		from := g.ends[i][0]
 		start := len(out)
-		for ; i < len(g.edges) && g.index[g.edges[i].From] == from; i++ {
-			w := int32(g.index[g.edges[i].To])
+		for ; i < len(g.ends) && g.ends[i][0] == from; i++ {
+			w := g.ends[i][1]
 			if !slices.Contains(out[start:], w) {
 				out = append(out, w)
 				indeg[w]++
