@@ -75,6 +75,7 @@ an agent can follow and a machine can check.`,
 		NewCmdSchema(io, nil),
 		NewCmdLint(io, nil), NewCmdRules(io, nil), NewCmdExplain(io, nil),
 		NewCmdGraph(io, nil),
+		NewCmdPlan(io, nil),
 		NewCmdVersion(io),
 	)
 	return root

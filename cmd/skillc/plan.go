@@ -1,0 +1,541 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
+	"github.com/skillc/skillc/lint"
+	"github.com/skillc/skillc/plan"
+	"github.com/skillc/skillc/skills"
+	"github.com/skillc/skillc/store"
+)
+
+// PlanOptions are the flags every `skillc plan` command shares: which store,
+// and whose plan.
+type PlanOptions struct {
+	IO *IOStreams
+
+	Store   string
+	User    string
+	Session string
+	TTL     time.Duration
+	JSON    bool
+
+	// Now is the clock; nil means time.Now. Tests set it.
+	Now func() time.Time
+	Ctx context.Context
+}
+
+// PlanMakeOptions are the flags of `skillc plan make`.
+type PlanMakeOptions struct {
+	*PlanOptions
+	Skill     string
+	SkillDirs []string
+	Title     string
+	StepsFile string
+}
+
+// PlanViewOptions are the flags of `skillc plan view`.
+type PlanViewOptions struct {
+	*PlanOptions
+}
+
+// PlanUpdateOptions are the flags of `skillc plan update`.
+type PlanUpdateOptions struct {
+	*PlanOptions
+	Changes plan.Changes
+}
+
+// PlanCloseOptions are the flags of `skillc plan close`.
+type PlanCloseOptions struct {
+	*PlanOptions
+	Note    string
+	Status  string
+	Changes plan.Changes
+}
+
+// PlanRunFuncs replace the run functions of the plan commands in tests;
+// a nil field runs the real one.
+type PlanRunFuncs struct {
+	Make   func(*PlanMakeOptions) error
+	View   func(*PlanViewOptions) error
+	Update func(*PlanUpdateOptions) error
+	Close  func(*PlanCloseOptions) error
+}
+
+// NewCmdPlan builds `skillc plan` and its four commands.
+func NewCmdPlan(io *IOStreams, runF *PlanRunFuncs) *cobra.Command {
+	if runF == nil {
+		runF = &PlanRunFuncs{}
+	}
+	opts := &PlanOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "plan",
+		Short: "Make, view, update and close the session's plan on the local store",
+		Long: `The four plan tools of the MCP server, from a shell: a plan belongs to one
+user and one session (a conversation), lives in a store (SQLite by default)
+and expires a day after its last change.
+
+The user is --user, else $SKILLC_USER, else the login name. The session is
+--session, else $SKILLC_SESSION; one of them is required.
+
+Each command prints the plan as a checklist (--json: the plan as JSON). A
+refused change (an unknown step, a closed plan, a loop) exits 1 with the
+reason on stderr and changes nothing.`,
+		Example: `  export SKILLC_SESSION=ticket-4711
+  skillc plan make --skill acat-reimbursement
+  skillc plan update --fail 1
+  skillc plan update --check 2
+  skillc plan close --check 3 --note "one record: credited on 3 May"
+  skillc plan view`,
+	}
+	pf := cmd.PersistentFlags()
+	pf.StringVar(&opts.Store, "store", "", storeSpecHelp())
+	pf.StringVar(&opts.User, "user", "", "user the plan belongs to (default $SKILLC_USER, else the login name)")
+	pf.StringVar(&opts.Session, "session", "", "session (conversation) the plan belongs to (default $SKILLC_SESSION)")
+	pf.DurationVar(&opts.TTL, "ttl", store.DefaultTTL, "how long a plan lives after its last change")
+	pf.BoolVar(&opts.JSON, "json", false, "print the plan as JSON instead of a checklist")
+
+	resolve := func(c *cobra.Command) error {
+		opts.Ctx = c.Context()
+		return opts.resolve()
+	}
+
+	mk := &PlanMakeOptions{PlanOptions: opts}
+	makeCmd := &cobra.Command{
+		Use:   "make (--skill NAME|FILE | --steps FILE.json [--title TEXT])",
+		Short: "Start the session's plan from a workflow skill or a list of steps",
+		Long: `Start the session's plan. An active plan already there is closed as
+cancelled ("superseded") and replaced.
+
+--skill names a workflow skill: a shipped one (skillc ships acat-reimbursement),
+one under a --skills folder (<dir>/<name>/SKILL.md, which wins over a shipped
+one), or a markdown file. It is compiled first; a skill with errors is refused.
+
+--steps reads JSON ("-" for stdin): an array of steps, or an object with
+"title" and "steps" (a template from skillc compile works too). Each step has
+"goal" and optionally "id", "recommended_tools", "next_on_success" and
+"next_on_failure"; a missing id is the step's position, a missing success edge
+the next step (after the last: end), a missing failure edge fail.`,
+		Example: `  skillc plan make --skill acat-reimbursement
+  skillc plan make --skill ./skills/refund/SKILL.md
+  skillc plan make --title "Refund a duplicate charge" --steps steps.json
+  echo '[{"goal":"Find both charges."},{"goal":"Refund the later one."}]' |
+    skillc plan make --title "Refund" --steps -`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := resolve(c); err != nil {
+				return err
+			}
+			if (mk.Skill == "") == (mk.StepsFile == "") {
+				return usageError("give either --skill NAME|FILE or --steps FILE.json")
+			}
+			if runF.Make != nil {
+				return runF.Make(mk)
+			}
+			return planMakeRun(mk)
+		},
+	}
+	makeCmd.Flags().StringVar(&mk.Skill, "skill", "", "workflow skill to seed the plan from: a `NAME` or a markdown FILE")
+	makeCmd.Flags().StringArrayVar(&mk.SkillDirs, "skills", nil, "folder of skills (<dir>/<name>/SKILL.md) searched before the shipped ones (repeatable)")
+	makeCmd.Flags().StringVar(&mk.Title, "title", "", "the plan's title (with --skill: instead of the skill's)")
+	makeCmd.Flags().StringVar(&mk.StepsFile, "steps", "", "JSON `FILE` of steps, or - for stdin")
+
+	view := &PlanViewOptions{PlanOptions: opts}
+	viewCmd := &cobra.Command{
+		Use:   "view",
+		Short: "Show the session's latest plan, active or closed",
+		Example: `  skillc plan view
+  skillc plan view --json | jq .status`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := resolve(c); err != nil {
+				return err
+			}
+			if runF.View != nil {
+				return runF.View(view)
+			}
+			return planViewRun(view)
+		},
+	}
+
+	up := &PlanUpdateOptions{PlanOptions: opts}
+	updateCmd := &cobra.Command{
+		Use:   "update [--check IDS] [--fail IDS] [--skip IDS] [--uncheck IDS]",
+		Short: "Record what happened to one or more steps",
+		Long: `Record step outcomes: --check a step that succeeded, --fail one that failed,
+--skip one that does not apply, --uncheck one to do again. IDS are
+comma-separated and the flags repeat. The plan then moves along each step's
+success (check, skip) or failure (fail) edge. All or nothing: an unknown step,
+a step named twice or a closed plan changes nothing.`,
+		Example: `  skillc plan update --fail 1
+  skillc plan update --check 2,3 --skip 4`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := resolve(c); err != nil {
+				return err
+			}
+			if up.Changes.Empty() {
+				return usageError("name steps with --check, --fail, --skip or --uncheck")
+			}
+			if runF.Update != nil {
+				return runF.Update(up)
+			}
+			return planUpdateRun(up)
+		},
+	}
+	addChangeFlags(updateCmd, &up.Changes)
+
+	cl := &PlanCloseOptions{PlanOptions: opts}
+	closeCmd := &cobra.Command{
+		Use:   "close --note TEXT [--status completed|failed|cancelled] [--check IDS] ...",
+		Short: "Record the last outcomes and close the plan with a note",
+		Long: `Apply --check, --fail, --skip and --uncheck exactly as update does, then close
+the plan in the same write. Without --status the status follows the path:
+completed if it reached end, failed if it reached fail, else cancelled.`,
+		Example: `  skillc plan close --check 3 --note "one record: credited on 3 May"
+  skillc plan close --status cancelled --note "the user withdrew the request"`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := resolve(c); err != nil {
+				return err
+			}
+			if strings.TrimSpace(cl.Note) == "" {
+				return usageError("--note is required: one line on how the task ended")
+			}
+			switch plan.Status(cl.Status) {
+			case "", plan.StatusCompleted, plan.StatusFailed, plan.StatusCancelled:
+			default:
+				return usageError("--status %q: use completed, failed or cancelled, or leave it out to derive it from the path", cl.Status)
+			}
+			if runF.Close != nil {
+				return runF.Close(cl)
+			}
+			return planCloseRun(cl)
+		},
+	}
+	closeCmd.Flags().StringVar(&cl.Note, "note", "", "one line for the user on how the task ended (required)")
+	closeCmd.Flags().StringVar(&cl.Status, "status", "", "completed, failed or cancelled (default: derived from the path)")
+	addChangeFlags(closeCmd, &cl.Changes)
+
+	cmd.AddCommand(makeCmd, viewCmd, updateCmd, closeCmd)
+	return cmd
+}
+
+func addChangeFlags(cmd *cobra.Command, ch *plan.Changes) {
+	f := cmd.Flags()
+	f.StringSliceVar(&ch.Check, "check", nil, "step `IDS` that succeeded")
+	f.StringSliceVar(&ch.Fail, "fail", nil, "step `IDS` that failed")
+	f.StringSliceVar(&ch.Skip, "skip", nil, "step `IDS` that do not apply")
+	f.StringSliceVar(&ch.Uncheck, "uncheck", nil, "step `IDS` to set back to pending")
+}
+
+// resolve fills the user and session from the environment.
+func (o *PlanOptions) resolve() error {
+	if o.Ctx == nil {
+		o.Ctx = context.Background()
+	}
+	if o.User == "" {
+		o.User = os.Getenv("SKILLC_USER")
+	}
+	if o.User == "" {
+		if u, err := user.Current(); err == nil {
+			o.User = u.Username
+		}
+	}
+	if o.User == "" {
+		return usageError("no user: pass --user or set SKILLC_USER")
+	}
+	if o.Session == "" {
+		o.Session = os.Getenv("SKILLC_SESSION")
+	}
+	if o.Session == "" {
+		return usageError("no session: pass --session or set SKILLC_SESSION (one per conversation)")
+	}
+	if o.TTL <= 0 {
+		return usageError("--ttl must be positive, e.g. 24h")
+	}
+	return nil
+}
+
+func (o *PlanOptions) key() store.Key { return store.Key{User: o.User, Session: o.Session} }
+
+// planner opens the store; the caller closes it.
+func (o *PlanOptions) planner() (*store.Planner, func(), error) {
+	s, err := openStore(o.Ctx, o.Store, store.Options{TTL: o.TTL, Now: o.Now})
+	if err != nil {
+		return nil, nil, &exitError{code: exitFindings, err: err}
+	}
+	return &store.Planner{Store: s, Now: o.Now}, func() { s.Close() }, nil
+}
+
+// print writes a tool's result: the checklist, or the plan as JSON with
+// any notice on stderr so stdout stays one JSON value.
+func (o *PlanOptions) print(r *store.Result) error {
+	if o.JSON {
+		if r.Notice != "" {
+			fmt.Fprintln(o.IO.ErrOut, r.Notice)
+		}
+		b, err := json.MarshalIndent(r.Plan, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = o.IO.Out.Write(append(b, '\n'))
+		return err
+	}
+	_, err := io.WriteString(o.IO.Out, r.Text())
+	return err
+}
+
+// planError turns a refused operation into exit 1 with its message.
+func planError(err error) error {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &exitError{code: exitFindings, err: err}
+}
+
+func planMakeRun(opts *PlanMakeOptions) error {
+	in := plan.MakeInput{Title: opts.Title}
+	if opts.Skill != "" {
+		tpl, err := planSkillTemplate(opts)
+		if err != nil {
+			return err
+		}
+		in.Template = tpl
+	} else {
+		var err error
+		if in, err = planReadSteps(opts.StepsFile, opts.IO.In); err != nil {
+			return err
+		}
+		if opts.Title != "" {
+			in.Title = opts.Title
+		}
+	}
+	pl, done, err := opts.planner()
+	if err != nil {
+		return err
+	}
+	defer done()
+	r, err := pl.Make(opts.Ctx, opts.key(), in)
+	if err != nil {
+		return planError(err)
+	}
+	return opts.print(r)
+}
+
+func planViewRun(opts *PlanViewOptions) error {
+	pl, done, err := opts.planner()
+	if err != nil {
+		return err
+	}
+	defer done()
+	r, err := pl.View(opts.Ctx, opts.key())
+	if err != nil {
+		return planError(err)
+	}
+	return opts.print(r)
+}
+
+func planUpdateRun(opts *PlanUpdateOptions) error {
+	pl, done, err := opts.planner()
+	if err != nil {
+		return err
+	}
+	defer done()
+	r, err := pl.Update(opts.Ctx, opts.key(), opts.Changes)
+	if err != nil {
+		return planError(err)
+	}
+	return opts.print(r)
+}
+
+func planCloseRun(opts *PlanCloseOptions) error {
+	pl, done, err := opts.planner()
+	if err != nil {
+		return err
+	}
+	defer done()
+	r, err := pl.Close(opts.Ctx, opts.key(), opts.Note, plan.Status(opts.Status), opts.Changes)
+	if err != nil {
+		return planError(err)
+	}
+	return opts.print(r)
+}
+
+// planSkillTemplate compiles the skill --skill names and returns its
+// template. A skill with errors (compiler or graph) is refused with its
+// diagnostics on stderr.
+func planSkillTemplate(opts *PlanMakeOptions) (*compiler.Template, error) {
+	var (
+		s     *compiler.Skill
+		diags compiler.Diagnostics
+	)
+	if planLooksLikeFile(opts.Skill) {
+		file, data, err := planReadSkillFile(opts.Skill)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		s, diags = compiler.Compile(file, data, compiler.Options{})
+	} else {
+		data, file, err := skills.Find(opts.Skill, opts.SkillDirs)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		s, diags = compiler.Compile(file, data, compiler.Options{})
+	}
+	if !diags.HasErrors() {
+		diags = append(diags, graph.Check(s)...)
+	}
+	if !diags.HasErrors() {
+		return s.Template(), nil
+	}
+	var errs compiler.Diagnostics
+	for _, d := range diags {
+		if d.Severity == compiler.SeverityError {
+			errs = append(errs, d)
+		}
+	}
+	src := func(string) []byte { return s.Source }
+	_ = lint.WriteText(opts.IO.ErrOut, errs, src, lint.TextOptions{Color: opts.IO.ColorErr})
+	return nil, &exitError{code: exitFindings, err: fmt.Errorf("skill %q has %d error(s): fix them (skillc lint) before making a plan from it", s.Name, len(errs))}
+}
+
+// planReadSkillFile reads a skill named by path (a folder means its
+// SKILL.md), at most one byte past the size limit so the compiler can
+// report file-too-large without the whole file in memory.
+func planReadSkillFile(path string) (string, []byte, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "SKILL.md")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return path, nil, fmt.Errorf("no such skill file %q", path)
+		}
+		return path, nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, compiler.DefaultMaxSize+1))
+	if err != nil {
+		return path, nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return path, data, nil
+}
+
+// planLooksLikeFile tells a path from a skill name: names have no
+// separator and no extension.
+func planLooksLikeFile(arg string) bool {
+	return strings.ContainsAny(arg, `/\`) || strings.HasSuffix(strings.ToLower(arg), ".md") || filepath.Ext(arg) != ""
+}
+
+// planStepsFile is the JSON --steps reads: an array of steps, or an object
+// with a title and steps; the extra fields of a compiled template are
+// accepted so `skillc compile` output can be fed back. Unknown fields are
+// refused: a misspelt edge would otherwise silently take its default.
+type planStepsFile struct {
+	Format      int              `json:"format"`
+	Skill       string           `json:"skill"`
+	Title       string           `json:"title"`
+	Description string           `json:"description"`
+	Entry       string           `json:"entry"`
+	Steps       []planStepsEntry `json:"steps"`
+}
+
+type planStepsEntry struct {
+	plan.StepInput
+	Line int `json:"line"`
+}
+
+// planReadSteps reads --steps (a file, or "-" for stdin).
+func planReadSteps(name string, stdin io.Reader) (plan.MakeInput, error) {
+	var (
+		data []byte
+		err  error
+	)
+	const limit = 4 << 20 // far above what 100 steps can hold
+	if name == "-" {
+		name = "<stdin>"
+		data, err = io.ReadAll(io.LimitReader(stdin, limit+1))
+	} else {
+		var f *os.File
+		if f, err = os.Open(name); err == nil {
+			data, err = io.ReadAll(io.LimitReader(f, limit+1))
+			f.Close()
+		}
+	}
+	if err != nil {
+		return plan.MakeInput{}, usageError("%v", err)
+	}
+	if len(data) > limit {
+		return plan.MakeInput{}, usageError("%s: more than %d bytes of steps", name, limit)
+	}
+	var file planStepsFile
+	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		err = planDecode(data, &file.Steps)
+	} else {
+		err = planDecode(data, &file)
+	}
+	if err != nil {
+		return plan.MakeInput{}, usageError("%s:%v", name, planJSONError(data, err))
+	}
+	in := plan.MakeInput{Title: file.Title, Steps: make([]plan.StepInput, len(file.Steps))}
+	for i, s := range file.Steps {
+		in.Steps[i] = s.StepInput
+	}
+	if file.Entry != "" && len(file.Steps) > 0 && file.Entry != in.Steps[0].ID {
+		return plan.MakeInput{}, usageError("%s: entry %q is not the first step; a plan starts at its first step", name, file.Entry)
+	}
+	return in, nil
+}
+
+func planDecode(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff"))))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return &json.SyntaxError{Offset: dec.InputOffset()}
+	}
+	return nil
+}
+
+// planJSONError puts a line and column on a JSON error where it has an
+// offset.
+func planJSONError(data []byte, err error) string {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+		if se.Error() == "" {
+			err = errors.New("unexpected data after the JSON value")
+		}
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 {
+		return " " + strings.TrimPrefix(err.Error(), "json: ")
+	}
+	off = min(off, int64(len(data)))
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
+	return fmt.Sprintf("%d:%d: %s", line, col, strings.TrimPrefix(err.Error(), "json: "))
+}
