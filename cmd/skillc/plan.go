@@ -277,7 +277,8 @@ func (o *PlanOptions) key() store.Key { return store.Key{User: o.User, Session: 
 func (o *PlanOptions) planner() (*store.Planner, func(), error) {
 	s, err := openStore(o.Ctx, o.Store, store.Options{TTL: o.TTL, Now: o.Now})
 	if err != nil {
-		return nil, nil, &exitError{code: exitFindings, err: err}
+		// The store given cannot be used: like input that cannot be read.
+		return nil, nil, &exitError{code: exitUsage, err: err}
 	}
 	return &store.Planner{Store: s, Now: o.Now}, func() { s.Close() }, nil
 }
