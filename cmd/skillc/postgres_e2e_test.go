@@ -1,0 +1,319 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillc/skillc/store"
+	"github.com/skillc/skillc/store/postgres/pgtest"
+)
+
+// These tests run two real `skillc serve --http` processes on one
+// PostgreSQL database, as replicas would, and drive them with the MCP Go
+// SDK client over streamable HTTP. Names carry a pgE2E prefix so they do
+// not collide with other tests in package main.
+
+const (
+	pgE2ETokenAlice = "alice-token-0123456789abcdef"
+	pgE2ETokenBob   = "bob-token-0123456789abcdef00"
+)
+
+var (
+	pgE2EBuildOnce sync.Once
+	pgE2EBin       string
+	pgE2EBuildErr  error
+)
+
+// pgE2EBinary builds the real skillc binary once per test run.
+func pgE2EBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the skillc binary and starts servers")
+	}
+	pgE2EBuildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "skillc-pg-e2e")
+		if err != nil {
+			pgE2EBuildErr = err
+			return
+		}
+		pgE2EBin = filepath.Join(dir, "skillc")
+		if out, err := exec.Command("go", "build", "-o", pgE2EBin, ".").CombinedOutput(); err != nil {
+			pgE2EBuildErr = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if pgE2EBuildErr != nil {
+		t.Fatalf("go build ./cmd/skillc: %v", pgE2EBuildErr)
+	}
+	return pgE2EBin
+}
+
+var pgE2EServing = regexp.MustCompile(`serving MCP on (http://\S+)`)
+
+// pgE2EServe starts `skillc serve --http` on a free loopback port and
+// returns its endpoint URL once it accepts connections. The server gets
+// SIGTERM when the test ends and must exit cleanly.
+func pgE2EServe(t *testing.T, bin, storeDSN, tokens string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--http", "127.0.0.1:0", "--tokens", tokens, "--store", storeDSN)
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SKILLC_USER=") && !strings.HasPrefix(kv, "SKILLC_SESSION=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = env
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu  sync.Mutex
+		log strings.Builder
+	)
+	found := make(chan string, 1)
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			mu.Lock()
+			log.WriteString(sc.Text() + "\n")
+			mu.Unlock()
+			if m := pgE2EServing.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+		io.Copy(io.Discard, stderr)
+	}()
+	exited := make(chan error, 1)
+	go func() { <-drained; exited <- cmd.Wait() }()
+	stderrText := func() string { mu.Lock(); defer mu.Unlock(); return log.String() }
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err := <-exited:
+			if err != nil {
+				t.Errorf("server exited with %v after SIGTERM; stderr:\n%s", err, stderrText())
+			}
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			t.Errorf("server did not stop within 30s of SIGTERM; stderr:\n%s", stderrText())
+		}
+	})
+	select {
+	case url := <-found:
+		return url
+	case err := <-exited:
+		t.Fatalf("server exited before serving (%v); stderr:\n%s", err, stderrText())
+	case <-time.After(60 * time.Second):
+		t.Fatalf("server did not start within 60s; stderr:\n%s", stderrText())
+	}
+	return ""
+}
+
+// pgE2EHeaders adds fixed headers to every request.
+type pgE2EHeaders struct {
+	base    http.RoundTripper
+	headers map[string]string
+}
+
+func (h pgE2EHeaders) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h.headers {
+		r.Header.Set(k, v)
+	}
+	return h.base.RoundTrip(r)
+}
+
+// pgE2EConnect opens an MCP client session to url as the token's user, in
+// one conversation (the X-Conversation-Id header).
+func pgE2EConnect(t *testing.T, url, token, conversation string) *mcp.ClientSession {
+	t.Helper()
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.MaxIdleConnsPerHost = 128
+	hc := &http.Client{Transport: pgE2EHeaders{base: base, headers: map[string]string{
+		"Authorization":     "Bearer " + token,
+		"X-Conversation-Id": conversation,
+	}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "postgres-e2e", Version: "1"}, nil).Connect(
+		context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatalf("connect to %s: %v", url, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// pgE2EPlan is the part of a tool's structured result these tests check.
+type pgE2EPlan struct {
+	Title   string `json:"title"`
+	Status  string `json:"status"`
+	Note    string `json:"note"`
+	Version int64  `json:"version"`
+	Steps   []struct {
+		ID     string `json:"id"`
+		Status string `json:"status"`
+	} `json:"steps"`
+}
+
+func (p *pgE2EPlan) statuses() string {
+	var b strings.Builder
+	for i, s := range p.Steps {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s.ID + ":" + s.Status)
+	}
+	return b.String()
+}
+
+func (p *pgE2EPlan) count(status string) int {
+	n := 0
+	for _, s := range p.Steps {
+		if s.Status == status {
+			n++
+		}
+	}
+	return n
+}
+
+func pgE2EText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// pgE2ECall calls a tool and returns its plan, or an error carrying the
+// tool's message when it refused.
+func pgE2ECall(ctx context.Context, cs *mcp.ClientSession, tool string, args map[string]any) (*pgE2EPlan, error) {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", tool, err)
+	}
+	if res.IsError {
+		return nil, fmt.Errorf("%s refused: %s", tool, pgE2EText(res))
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return nil, err
+	}
+	p := new(pgE2EPlan)
+	if err := json.Unmarshal(raw, p); err != nil {
+		return nil, fmt.Errorf("%s: structured result %s: %w", tool, raw, err)
+	}
+	return p, nil
+}
+
+func pgE2EMust(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) *pgE2EPlan {
+	t.Helper()
+	p, err := pgE2ECall(context.Background(), cs, tool, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestPostgresStoreSpec: the store opener hands postgres:// and
+// postgresql:// specs to the PostgreSQL store, and a bad one is a clear
+// usage error, not a hang.
+func TestPostgresStoreSpec(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	schema := pgtest.Schema(t, dsn)
+	ctx := context.Background()
+	for _, spec := range []string{
+		pgtest.WithSearchPath(t, dsn, schema),
+		strings.Replace(pgtest.WithSearchPath(t, dsn, schema), "postgres://", "postgresql://", 1),
+	} {
+		st, err := openStore(ctx, spec, store.Options{})
+		if err != nil {
+			t.Fatalf("open %q: %v", spec, err)
+		}
+		st.Close()
+	}
+	var n int
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM `+pgx.Identifier{schema, "schema_migrations"}.Sanitize()).Scan(&n); err != nil || n == 0 {
+		t.Errorf("the opener did not migrate schema %q: %d migrations, %v", schema, n, err)
+	}
+	_, err = openStore(ctx, "postgres://postgres@127.0.0.1:1/test?sslmode=disable&connect_timeout=5", store.Options{})
+	if err == nil || !strings.Contains(err.Error(), "postgres: connect:") {
+		t.Errorf("open with nobody listening: %v", err)
+	}
+}
+
+// TestPostgresPlanCLI: `skillc plan` on a postgres:// store, each command a
+// fresh store connection as separate processes would be.
+func TestPostgresPlanCLI(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	spec := pgtest.WithSearchPath(t, dsn, pgtest.Schema(t, dsn))
+	cli := func(stdin string, args ...string) (string, string, int) {
+		var out, errOut strings.Builder
+		ios := &IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut}
+		code := run(append([]string{"plan"}, append(args, "--store", spec, "--user", "alice", "--session", "cli")...), ios)
+		return out.String(), errOut.String(), code
+	}
+	// The ACAT skill's graph, written out as steps.
+	acat := `[
+	  {"goal": "Already credited in this thread?", "recommended_tools": ["search_thread"], "next_on_success": "end", "next_on_failure": "2"},
+	  {"goal": "List ACAT transfers.", "recommended_tools": ["list_acat_transfers"], "next_on_failure": "4"},
+	  {"goal": "One or many records?", "next_on_success": "end", "next_on_failure": "4"},
+	  {"goal": "Clarify with the user.", "recommended_tools": ["ask_user"]}
+	]`
+	for _, c := range []struct {
+		stdin string
+		args  []string
+	}{
+		{acat, []string{"make", "--title", "ACAT reimbursement", "--steps", "-"}},
+		{"", []string{"update", "--fail", "1"}},
+		{"", []string{"update", "--check", "2"}},
+	} {
+		if out, errOut, code := cli(c.stdin, c.args...); code != 0 {
+			t.Fatalf("plan %s: exit %d\n%s%s", strings.Join(c.args, " "), code, out, errOut)
+		}
+	}
+	if _, errOut, code := cli("", "update", "--check", "9"); code != 1 || !strings.Contains(errOut, "9") {
+		t.Errorf("update with an unknown step: exit %d, stderr %q; want exit 1 naming the step", code, errOut)
+	}
+	out, errOut, code := cli("", "view", "--json")
+	if code != 0 {
+		t.Fatalf("plan view: exit %d: %s", code, errOut)
+	}
+	var p pgE2EPlan
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatalf("plan view --json: %v\n%s", err, out)
+	}
+	if want := "1:failed 2:done 3:in_progress 4:pending"; p.Version != 3 || p.statuses() != want {
+		t.Errorf("after make, fail 1, check 2: version %d [%s]; want 3 [%s]", p.Version, p.statuses(), want)
+	}
+}
