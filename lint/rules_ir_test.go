@@ -1,0 +1,218 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/skillc/skillc/compiler"
+)
+
+// These tests run single rules on hand-built IR, so each rule's logic is
+// checked apart from the compiler; testdata/lint/rules checks them end to
+// end on real markdown.
+
+func runRule(r *Rule, s *compiler.Skill, cfg *Config) compiler.Diagnostics {
+	if cfg == nil {
+		cfg = DefaultConfig()
+	}
+	var out compiler.Diagnostics
+	p := &Pass{Skill: s, Config: cfg, rule: r, out: &out}
+	r.Run(p)
+	return out
+}
+
+func ref(name string, line int) compiler.Ref {
+	return compiler.Ref{Name: name, Range: compiler.Range{Start: compiler.Pos{Line: line, Column: 1}, End: compiler.Pos{Line: line, Column: 1 + len(name)}}}
+}
+
+func summaries(ds compiler.Diagnostics) string {
+	var out []string
+	for _, d := range ds {
+		s := d.Summary
+		if d.Suggestion != "" {
+			s += " => " + d.Suggestion
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestUnknownToolIR(t *testing.T) {
+	step := &compiler.Step{ID: "1", Tools: []compiler.Ref{ref("search_threads", 9), ref("ask_user", 9)}}
+	withAllowed := &compiler.Skill{
+		Frontmatter: &compiler.Frontmatter{HasAllowedTools: true, AllowedTools: []compiler.Ref{ref("search_thread", 4), ref("ask_user", 4)}},
+		Steps:       []*compiler.Step{step},
+	}
+	bare := &compiler.Skill{Steps: []*compiler.Step{step}}
+	registry := DefaultConfig()
+	registry.HasTools, registry.Tools, registry.Path = true, []string{"search_thread"}, ".skillc.yaml"
+
+	tests := []struct {
+		name string
+		s    *compiler.Skill
+		cfg  *Config
+		want string
+	}{
+		{"no registry", bare, nil, ""},
+		{"allowed-tools", withAllowed, nil, `tool "search_threads" is not in allowed-tools => search_thread`},
+		{"allowed-tools and config", withAllowed, registry, `allowed-tools names "ask_user", which is in no tool registry of ".skillc.yaml"` + "\n" +
+			`tool "search_threads" is not in allowed-tools => search_thread`},
+		{"config only", bare, registry, `tool "search_threads" is in no tool registry of ".skillc.yaml" => search_thread` + "\n" +
+			`tool "ask_user" is in no tool registry of ".skillc.yaml"`},
+	}
+	for _, tt := range tests {
+		if got := summaries(runRule(RuleUnknownTool, tt.s, tt.cfg)); got != tt.want {
+			t.Errorf("%s:\n%s\nwant:\n%s", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestToolCountRulesIR(t *testing.T) {
+	var tools []compiler.Ref
+	for _, n := range []string{"a", "b", "c", "d", "e", "f"} {
+		tools = append(tools, ref(n, 3))
+	}
+	s := &compiler.Skill{
+		Frontmatter: &compiler.Frontmatter{HasAllowedTools: true, AllowedTools: []compiler.Ref{ref("a", 2), ref("z", 2)}},
+		Steps:       []*compiler.Step{{ID: "1", Tools: tools}, {ID: "2", Tools: tools[:5]}},
+	}
+	if got := summaries(runRule(RuleTooManyTools, s, nil)); got != `step "1" recommends 6 tools, more than the limit of 5` {
+		t.Errorf("too-many-tools: %s", got)
+	}
+	cfg := DefaultConfig()
+	cfg.MaxTools = 6
+	if got := runRule(RuleTooManyTools, s, cfg); len(got) != 0 {
+		t.Errorf("too-many-tools with limit 6: %v", got)
+	}
+	if got := summaries(runRule(RuleUnusedTool, s, nil)); got != `tool "z" is in allowed-tools but no step recommends it` {
+		t.Errorf("unused-tool: %s", got)
+	}
+	s.Steps = nil // instruction-style: not checked
+	if got := runRule(RuleUnusedTool, s, nil); len(got) != 0 {
+		t.Errorf("unused-tool without steps: %v", got)
+	}
+}
+
+func TestQuestionAndGoalIR(t *testing.T) {
+	explicit := compiler.Edge{Target: "end", Explicit: true}
+	s := &compiler.Skill{Steps: []*compiler.Step{
+		{ID: "1", Goal: "Paid?", Success: explicit, Failure: explicit},
+		{ID: "2", Goal: "Paid? ", Success: explicit},
+		{ID: "3", Goal: "Is it `x`?"},
+		{ID: "4", Goal: "Done. " + strings.Repeat("é", 120)},
+	}}
+	want := `step "2" asks a question but does not say where each answer goes => add - no: fail (with the right targets)` + "\n" +
+		`step "3" asks a question but does not say where each answer goes => add - yes: 4 and - no: fail (with the right targets)`
+	if got := summaries(runRule(RuleQuestionWithoutBranch, s, nil)); got != want {
+		t.Errorf("question-without-branch:\n%s", got)
+	}
+	if got := summaries(runRule(RuleGoalTooLong, s, nil)); got != `step "4" has a goal of 126 characters, more than the limit of 120` {
+		t.Errorf("goal-too-long: %s", got)
+	}
+}
+
+func TestFrontmatterRulesIR(t *testing.T) {
+	s := &compiler.Skill{Frontmatter: &compiler.Frontmatter{Unknown: []compiler.Ref{ref("allowed_tools", 3), ref("owner", 4)}}}
+	want := `unknown frontmatter key "allowed_tools" => allowed-tools` + "\n" + `unknown frontmatter key "owner"`
+	if got := summaries(runRule(RuleFrontmatterUnknownKey, s, nil)); got != want {
+		t.Errorf("frontmatter-unknown-key:\n%s", got)
+	}
+	bare := &compiler.Skill{Name: "x", Source: []byte("# X\n\n1. Do.\n")}
+	if got := runRule(RuleMissingFrontmatter, bare, nil); len(got) != 1 || got[0].Range.Start.Line != 1 {
+		t.Errorf("missing-frontmatter: %v", got)
+	}
+}
+
+func TestMissingWhenToUseIR(t *testing.T) {
+	tests := []struct {
+		desc, body string
+		want       bool
+	}{
+		{"Check refunds. Use when the user asks.", "", false},
+		{"Check refunds.", "# R\n\nSome text.\n", true},
+		{"Check refunds.", "# R\n\n## When to use\n\nAlways.\n", false},
+		{"Check refunds.", "# R\n\nUse this skill if a refund is late.\n", false},
+		{"Check refunds.", "# R\n\n```\nUse this when x\n```\n<!-- Use it when y -->\n", true},
+		{"Check refunds.", "# R\n\n**When the user** asks, run it.\n", false},
+		{"Use for refunds.", "", false},
+		{"Toolkit for refunds.", "", true},
+	}
+	for _, tt := range tests {
+		fmSrc := "---\ndescription: " + tt.desc + "\n---\n"
+		src := fmSrc + tt.body
+		s := &compiler.Skill{
+			Source:      []byte(src),
+			Description: tt.desc,
+			Frontmatter: &compiler.Frontmatter{
+				Range:       compiler.Range{End: compiler.Pos{Byte: len(fmSrc)}, Start: compiler.Pos{Line: 1, Column: 1}},
+				Description: compiler.Field{Value: tt.desc, Set: true, Range: compiler.Range{Start: compiler.Pos{Line: 2, Column: 14}}},
+			},
+		}
+		if got := len(runRule(RuleMissingWhenToUse, s, nil)) == 1; got != tt.want {
+			t.Errorf("desc %q body %q: reported %v, want %v", tt.desc, tt.body, got, tt.want)
+		}
+	}
+}
+
+func TestProseBranchIR(t *testing.T) {
+	src := "1. Run the tests.\n\n   If tests fail, stop. If they pass, continue to step 2.\n   Don't stop. Go to the store.\n   - on success: 2\n" +
+		"2. Check. {#check}\n\n   Otherwise return to step 1, or jump to #check. Then skip to #done.\n3. Done. {#done}\n"
+	i2 := strings.Index(src, "2. Check.")
+	i3 := strings.Index(src, "3. Done.")
+	ann := strings.Index(src, "   - on success: 2")
+	li := newLineIndex([]byte(src))
+	rng := func(a, b int) compiler.Range { return compiler.Range{Start: li.pos(a), End: li.pos(b)} }
+	s := &compiler.Skill{Source: []byte(src), Steps: []*compiler.Step{
+		{ID: "1", Range: rng(0, i2), Success: compiler.Edge{Target: "2", Explicit: true}, Failure: compiler.Edge{Target: "fail"},
+			Annotations: []compiler.Annotation{{Kind: compiler.AnnotationSuccess, Range: rng(ann, i2)}}},
+		{ID: "check", ExplicitID: true, Range: rng(i2, i3), Success: compiler.Edge{Target: "done"}, Failure: compiler.Edge{Target: "fail"}},
+		{ID: "done", ExplicitID: true, Range: rng(i3, len(src)), Success: compiler.Edge{Target: "end"}, Failure: compiler.Edge{Target: "fail"}},
+	}}
+	var got []string
+	for _, d := range runRule(RuleProseBranch, s, nil) {
+		got = append(got, d.Range.String()+" "+d.Suggestion)
+	}
+	want := []string{
+		":3:19 - on failure: fail", // "If tests fail, stop": success is explicit, "continue to step 2" is not reported
+		":8:14 - on failure: 1",    // "return to step 1"; #check is the step itself
+		":8:56 - on success: done", // "skip to #done"
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("prose-branch:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestSuppressionsIR(t *testing.T) {
+	src := "<!-- skillc-disable-file goal-too-long -->\n# S\n\n1. One?\n   <!-- skillc-disable question-without-branch -->\n\n   <!-- skillc-disable nope, all -->\n2. Two?\n   - tools: x\n3. Three?\n```\n<!-- skillc-disable-file all -->\n```\n"
+	li := newLineIndex([]byte(src))
+	rng := func(a, b int) compiler.Range { return compiler.Range{Start: li.pos(a), End: li.pos(b)} }
+	i2, i3 := strings.Index(src, "2. Two"), strings.Index(src, "3. Three")
+	s := &compiler.Skill{Filename: "s.md", Source: []byte(src), Steps: []*compiler.Step{
+		{ID: "1", Range: rng(strings.Index(src, "1. One"), i2)},
+		{ID: "2", Range: rng(i2, i3)},
+		{ID: "3", Range: rng(i3, len(src))},
+	}}
+	var unknown compiler.Diagnostics
+	sups := parseSuppressions(s, li, func(d compiler.Diagnostic) { unknown = append(unknown, d) })
+	if len(unknown) != 1 || unknown[0].Range.String() != "s.md:7:24" || unknown[0].Rule != "unknown-rule" {
+		t.Errorf("unknown = %v", unknown)
+	}
+	at := func(rule string, line int) compiler.Diagnostic {
+		return compiler.Diagnostic{Rule: rule, Range: compiler.Range{Start: compiler.Pos{Line: line}}}
+	}
+	for _, tt := range []struct {
+		d    compiler.Diagnostic
+		want bool
+	}{
+		{at("goal-too-long", 10), true},            // file-wide
+		{at("question-without-branch", 4), false},  // the comment is below step 1
+		{at("question-without-branch", 8), true},   // next content line is step 2: whole step
+		{at("unknown-tool", 9), true},              // all, inside step 2
+		{at("question-without-branch", 10), false}, // step 3 is outside
+		{at("cycle", 10), false},                   // the file-wide all is in a code block
+	} {
+		if got := suppressed(sups, tt.d); got != tt.want {
+			t.Errorf("%s at line %d: suppressed %v, want %v", tt.d.Rule, tt.d.Range.Start.Line, got, tt.want)
+		}
+	}
+}
