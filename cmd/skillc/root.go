@@ -76,6 +76,7 @@ an agent can follow and a machine can check.`,
 		NewCmdLint(io, nil), NewCmdRules(io, nil), NewCmdExplain(io, nil),
 		NewCmdGraph(io, nil),
 		NewCmdPlan(io, nil),
+		NewCmdServe(io, nil),
 		NewCmdVersion(io),
 	)
 	return root

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillc/skillc/internal/golden"
+	"github.com/skillc/skillc/server"
+)
+
+var _ = golden.Update
+
+func TestNewCmdServeFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want ServeOptions
+	}{
+		{nil, ServeOptions{TTL: 24 * time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes}},
+		{[]string{"--user", "alice", "--session", "s1", "--store", "memory", "--ttl", "1h", "--skills", "a", "--skills", "b"},
+			ServeOptions{User: "alice", Session: "s1", Store: "memory", TTL: time.Hour, SkillDirs: []string{"a", "b"}, MaxBodyBytes: server.DefaultMaxBodyBytes}},
+		{[]string{"--http", ":8080", "--tokens", "t", "--max-body", "4096", "--stateless"},
+			ServeOptions{HTTP: ":8080", Tokens: "t", MaxBodyBytes: 4096, Stateless: true, TTL: 24 * time.Hour}},
+	}
+	for _, tc := range tests {
+		var got *ServeOptions
+		cmd := NewCmdServe(&IOStreams{}, func(o *ServeOptions) error { got = o; return nil })
+		cmd.SetArgs(tc.args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		g := *got
+		g.IO, g.Ctx, g.Getenv, g.Ready = nil, nil, nil, nil
+		if g.Store != tc.want.Store || g.TTL != tc.want.TTL || g.User != tc.want.User || g.Session != tc.want.Session ||
+			strings.Join(g.SkillDirs, ",") != strings.Join(tc.want.SkillDirs, ",") || g.HTTP != tc.want.HTTP ||
+			g.Tokens != tc.want.Tokens || g.MaxBodyBytes != tc.want.MaxBodyBytes || g.Stateless != tc.want.Stateless {
+			t.Errorf("%v:\n got %+v\nwant %+v", tc.args, g, tc.want)
+		}
+	}
+	cmd := NewCmdServe(&IOStreams{}, func(*ServeOptions) error { return nil })
+	cmd.SetArgs([]string{"extra"})
+	cmd.SetErr(&bytes.Buffer{})
+	cmd.SetOut(&bytes.Buffer{})
+	if err := cmd.Execute(); err == nil {
+		t.Error("serve accepted an argument")
+	}
+}
+
+func env(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
+
+func TestServeRunUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	tokens := filepath.Join(dir, "tokens")
+	os.WriteFile(tokens, []byte("0123456789abcdef alice\n"), 0o600)
+	short := filepath.Join(dir, "short")
+	os.WriteFile(short, []byte("abc alice\n"), 0o600)
+	tests := []struct {
+		name string
+		opts ServeOptions
+		env  map[string]string
+		want string
+	}{
+		{"no identity", ServeOptions{}, nil, "pass --user and --session, or set SKILLC_USER and SKILLC_SESSION (missing: both)"},
+		{"no session", ServeOptions{User: "a"}, nil, "missing: the session"},
+		{"no user", ServeOptions{}, map[string]string{"SKILLC_SESSION": "s"}, "missing: the user"},
+		{"tokens on stdio", ServeOptions{User: "a", Session: "s", Tokens: tokens}, nil, "--tokens and --stateless are for --http"},
+		{"public without tokens", ServeOptions{HTTP: "0.0.0.0:0", User: "a"}, nil, `refusing to serve "0.0.0.0:0"`},
+		{"all interfaces without tokens", ServeOptions{HTTP: ":0", User: "a"}, nil, "refusing to serve"},
+		{"loopback without user", ServeOptions{HTTP: "127.0.0.1:0"}, nil, "needs a user for every request"},
+		{"session over http", ServeOptions{HTTP: "127.0.0.1:0", Session: "s", User: "a"}, nil, "--session is for stdio"},
+		{"user with tokens", ServeOptions{HTTP: "127.0.0.1:0", User: "a", Tokens: tokens}, nil, "do not mix"},
+		{"weak token", ServeOptions{HTTP: "0.0.0.0:0", Tokens: short}, nil, "short:1: token is 3 characters"},
+		{"missing skills dir", ServeOptions{User: "a", Session: "s", SkillDirs: []string{filepath.Join(dir, "nope")}}, nil, "skills folder"},
+		{"bad max body", ServeOptions{User: "a", Session: "s", MaxBodyBytes: -1}, nil, "--max-body must be positive"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			o := tc.opts
+			o.IO = &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+			o.Getenv = env(tc.env)
+			o.Store = "memory"
+			if o.TTL == 0 {
+				o.TTL = time.Hour
+			}
+			if o.MaxBodyBytes == 0 {
+				o.MaxBodyBytes = server.DefaultMaxBodyBytes
+			}
+			err := serveRun(&o)
+			var ee *exitError
+			if !errors.As(err, &ee) || ee.code != exitUsage {
+				t.Fatalf("err = %v, want a usage error", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %q, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestServeRunStdio speaks raw JSON-RPC to serveRun over pipes, as an MCP
+// client does over stdin and stdout, then ends it by closing its input.
+func TestServeRunStdio(t *testing.T) {
+	reqs := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"make_plan","arguments":{"skill":"acat-reimbursement"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"update_plan","arguments":{"check":["1"],"user":"mallory"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"view_plan","arguments":{}}}`,
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var errOut bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- serveRun(&ServeOptions{
+			IO:  &IOStreams{In: inR, Out: outW, ErrOut: &errOut},
+			Ctx: context.Background(), Store: "memory", TTL: time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes,
+			Getenv: env(map[string]string{"SKILLC_USER": "alice", "SKILLC_SESSION": "s1"}),
+		})
+		outW.Close()
+	}()
+	// One request at a time, each answer read before the next is sent, so
+	// the transcript is in order.
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(nil, 1<<20)
+	var got strings.Builder
+	for _, r := range reqs {
+		if _, err := io.WriteString(inW, r+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(r, `"id"`) {
+			if !sc.Scan() {
+				t.Fatalf("no answer to %s: %v\n%s", r, sc.Err(), errOut.String())
+			}
+			got.WriteString(sc.Text() + "\n")
+		}
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("serveRun: %v\n%s", err, errOut.String())
+	}
+	for _, want := range []string{`"id":1`, `"instructions":"# Working with a plan`, `ACAT reimbursement · active · 0/4 done`,
+		`"isError":true`, `unexpected additional properties [\"user\"]`, `"id":4`} {
+		if !strings.Contains(got.String(), want) {
+			t.Errorf("output lacks %s:\n%s", want, got.String())
+		}
+	}
+}
+
+// TestServeRunHTTP runs the HTTP server until its context ends: the
+// graceful stop path that SIGTERM takes.
+func TestServeRunHTTP(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var errOut bytes.Buffer
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serveRun(&ServeOptions{
+			IO:  &IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &errOut},
+			Ctx: ctx, Store: "memory", TTL: time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes,
+			HTTP: "127.0.0.1:0", User: "alice", Getenv: env(nil),
+			Ready: func(addr string) { ready <- addr },
+		})
+	}()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("serveRun: %v", err)
+	}
+	resp, err := http.Get("http://" + addr + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("healthz: %d", resp.StatusCode)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serveRun after cancel: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serveRun did not stop")
+	}
+	if !strings.Contains(errOut.String(), "with no authentication (loopback), user \"alice\"") || !strings.Contains(errOut.String(), "stopped") {
+		t.Errorf("log:\n%s", errOut.String())
+	}
+}
