@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,7 +37,7 @@ func TestFormats(t *testing.T) {
 	if err := WriteJSON(&js, res); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteSARIF(&sarif, res, SARIFOptions{Version: "test", BaseDir: "."}); err != nil {
+	if err := WriteSARIF(&sarif, res, SARIFOptions{Version: "v1.0.0-test", BaseDir: "."}); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteGitHub(&gh, res); err != nil {
@@ -111,9 +112,28 @@ func TestSARIFURI(t *testing.T) {
 	}
 }
 
+// syntheticResult covers what the formats must handle without the
+// compiler: a rule outside the registry, a whole-file finding, a
+// multi-line range, a range with no end, odd characters in paths.
+func syntheticResult() *Result {
+	r := func(l1, c1, l2, c2 int) compiler.Range {
+		return compiler.Range{Filename: "dir/my skill,100%.md", Start: compiler.Pos{Line: l1, Column: c1}, End: compiler.Pos{Line: l2, Column: c2}}
+	}
+	return &Result{Files: []*File{
+		{Path: "dir/my skill,100%.md", Diags: compiler.Diagnostics{
+			{Severity: compiler.SeverityError, Rule: "unknown-target", Summary: "step \"2\" goes to \"5\"", Suggestion: "4", Range: r(3, 4, 3, 5)},
+			{Severity: compiler.SeverityWarning, Rule: "cycle", Summary: "loop", Detail: "2 -> 3 -> 2", Range: r(4, 1, 6, 1)},
+			{Severity: compiler.SeverityInfo, Rule: "prose-branch", Summary: "prose", Range: r(7, 2, 0, 0)},
+			{Severity: compiler.SeverityError, Rule: "some-new-compiler-rule", Summary: "new", Range: r(8, 1, 8, 2)},
+		}},
+		{Path: "gone.md", Unreadable: true, Diags: compiler.Diagnostics{{Severity: compiler.SeverityError, Rule: "unreadable", Summary: "cannot read", Range: compiler.Range{Filename: "gone.md"}}}},
+	}}
+}
+
 // TestSARIFValidator runs the official SARIF validator (npm install -g
-// @microsoft/sarif-multitool) on the SARIF output. It skips when the tool is
-// missing, unless CI is set.
+// @microsoft/sarif-multitool) on the SARIF output of a synthetic run and
+// of the format testdata. It skips when the tool is missing, unless CI is
+// set.
 func TestSARIFValidator(t *testing.T) {
 	tool, err := exec.LookPath("sarif-multitool")
 	if err != nil {
@@ -122,50 +142,78 @@ func TestSARIFValidator(t *testing.T) {
 		}
 		t.Skip("sarif-multitool is not on PATH")
 	}
-	out := filepath.Join(t.TempDir(), "out.sarif")
-	res := lintFormatTestdata(t)
 	var b bytes.Buffer
-	if err := WriteSARIF(&b, res, SARIFOptions{Version: "test", BaseDir: "."}); err != nil {
+	if err := WriteSARIF(&b, syntheticResult(), SARIFOptions{Version: "v1.0.0-test"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+	validateSARIF(t, tool, "synthetic", b.Bytes())
+	b.Reset()
+	if err := WriteSARIF(&b, lintFormatTestdata(t), SARIFOptions{Version: "v1.0.0-test", BaseDir: "."}); err != nil {
 		t.Fatal(err)
 	}
-	report := filepath.Join(t.TempDir(), "validation.sarif")
-	cmd := exec.Command(tool, "validate", "--output", report, out)
+	validateSARIF(t, tool, "testdata", b.Bytes())
+}
+
+func validateSARIF(t *testing.T, tool, name string, data []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	in, report := filepath.Join(dir, "in.sarif"), filepath.Join(dir, "validation.sarif")
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(tool, "validate", "--output", report, in)
 	cmd.Env = append(os.Environ(), "DOTNET_CLI_TELEMETRY_OPTOUT=1")
 	msg, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("sarif-multitool validate: %v\n%s", err, msg)
+		t.Fatalf("%s: sarif-multitool validate: %v\n%s", name, err, msg)
 	}
 	var log struct {
 		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID             string `json:"id"`
+						MessageStrings map[string]struct {
+							Text string `json:"text"`
+						} `json:"messageStrings"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
 			Results []struct {
 				RuleID  string `json:"ruleId"`
 				Level   string `json:"level"`
 				Message struct {
-					Text string `json:"text"`
+					Text      string   `json:"text"`
+					ID        string   `json:"id"`
+					Arguments []string `json:"arguments"`
 				} `json:"message"`
 			} `json:"results"`
 		} `json:"runs"`
 	}
-	data, err := os.ReadFile(report)
+	out, err := os.ReadFile(report)
 	if err != nil {
-		t.Fatalf("no validation report: %v\n%s", err, msg)
+		t.Fatalf("%s: no validation report: %v\n%s", name, err, msg)
 	}
-	if err := json.Unmarshal(data, &log); err != nil {
+	if err := json.Unmarshal(out, &log); err != nil {
 		t.Fatal(err)
 	}
 	for _, run := range log.Runs {
 		for _, r := range run.Results {
-			// The validator's own rules report errors (schema) and
-			// warnings; both count here.
-			if r.Level == "error" || r.Level == "warning" || r.Level == "" {
-				t.Errorf("validator: %s %s: %s", r.Level, r.RuleID, r.Message.Text)
+			// The validator reports schema errors as errors and rule
+			// breaches as errors or warnings (level defaults to warning).
+			if r.Level == "note" || r.Level == "none" {
+				continue
 			}
+			text := r.Message.Text
+			for _, rule := range run.Tool.Driver.Rules {
+				if rule.ID == r.RuleID && text == "" {
+					text = rule.MessageStrings[r.Message.ID].Text
+					for i, a := range r.Message.Arguments {
+						text = strings.ReplaceAll(text, fmt.Sprintf("{%d}", i), a)
+					}
+				}
+			}
+			t.Errorf("%s: validator %s %s: %s", name, r.Level, r.RuleID, text)
 		}
-	}
-	if strings.Contains(string(msg), "error") && !strings.Contains(string(msg), "0 error") {
-		t.Logf("validator output:\n%s", msg)
 	}
 }

@@ -53,6 +53,7 @@ func WriteJSON(w io.Writer, r *Result) error {
 		})
 	}
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rep)
 }

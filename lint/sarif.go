@@ -29,10 +29,9 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool       sarifTool       `json:"tool"`
-	ColumnKind string          `json:"columnKind"`
-	Artifacts  []sarifArtifact `json:"artifacts,omitempty"`
-	Results    []sarifResult   `json:"results"`
+	Tool       sarifTool     `json:"tool"`
+	ColumnKind string        `json:"columnKind"`
+	Results    []sarifResult `json:"results"`
 }
 
 type sarifTool struct {
@@ -55,7 +54,7 @@ type sarifRule struct {
 	ShortDescription     sarifText         `json:"shortDescription"`
 	FullDescription      sarifText         `json:"fullDescription"`
 	Help                 sarifText         `json:"help"`
-	HelpURI              string            `json:"helpUri"`
+	HelpURI              string            `json:"helpUri,omitempty"`
 	DefaultConfiguration sarifRuleDefaults `json:"defaultConfiguration"`
 }
 
@@ -63,13 +62,8 @@ type sarifRuleDefaults struct {
 	Level string `json:"level"`
 }
 
-type sarifArtifact struct {
-	Location sarifArtifactLocation `json:"location"`
-}
-
 type sarifArtifactLocation struct {
-	URI   string `json:"uri"`
-	Index *int   `json:"index,omitempty"`
+	URI string `json:"uri"`
 }
 
 type sarifResult struct {
@@ -78,7 +72,6 @@ type sarifResult struct {
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
-	Fixes     []sarifFix      `json:"fixes,omitempty"`
 }
 
 type sarifLocation struct {
@@ -87,7 +80,7 @@ type sarifLocation struct {
 
 type sarifPhysical struct {
 	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
-	Region           *sarifRegion          `json:"region,omitempty"`
+	Region           *sarifRegion          `json:"region"`
 }
 
 type sarifRegion struct {
@@ -95,12 +88,6 @@ type sarifRegion struct {
 	StartColumn int `json:"startColumn"`
 	EndLine     int `json:"endLine"`
 	EndColumn   int `json:"endColumn"`
-}
-
-// sarifFix carries the suggestion as text only: a replacement would need
-// exact edits, which our suggestions do not always are.
-type sarifFix struct {
-	Description sarifText `json:"description"`
 }
 
 // SARIFOptions tune WriteSARIF.
@@ -132,15 +119,22 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 		used[d.Rule] = true
 	}
 	index := map[string]int{}
+	// SARIF wants a version that starts with a number: v1.2.3 becomes
+	// 1.2.3, and "(devel)" is left out.
+	version := strings.TrimPrefix(opt.Version, "v")
+	if version == "" || version[0] < '0' || version[0] > '9' {
+		version = ""
+	}
 	driver := sarifDriver{
-		Name: "skillc", Version: opt.Version,
+		Name: "skillc", Version: version,
 		InformationURI: "https://github.com/skillc/skillc",
 		Rules:          []sarifRule{},
 	}
 	addRule := func(id string, rule *Rule) {
 		index[id] = len(driver.Rules)
-		sr := sarifRule{ID: id, HelpURI: HelpURIBase + "#" + id, DefaultConfiguration: sarifRuleDefaults{Level: "error"}}
+		sr := sarifRule{ID: id, DefaultConfiguration: sarifRuleDefaults{Level: "error"}}
 		if rule != nil {
+			sr.HelpURI = HelpURIBase + "#" + id
 			sr.ShortDescription = sarifText{rule.Summary}
 			sr.FullDescription = sarifText{rule.Summary}
 			sr.Help = sarifText{rule.Doc}
@@ -164,20 +158,12 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 	}
 
 	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Results: []sarifResult{}}
-	artifacts := map[string]int{}
-	for _, f := range r.Files {
-		uri := sarifURI(f.Path, opt.BaseDir)
-		if _, ok := artifacts[uri]; !ok {
-			artifacts[uri] = len(run.Artifacts)
-			run.Artifacts = append(run.Artifacts, sarifArtifact{Location: sarifArtifactLocation{URI: uri}})
-		}
-	}
 	for _, d := range diags {
 		uri := sarifURI(d.Range.Filename, opt.BaseDir)
 		loc := sarifPhysical{ArtifactLocation: sarifArtifactLocation{URI: uri}}
-		if i, ok := artifacts[uri]; ok {
-			loc.ArtifactLocation.Index = &i
-		}
+		// A finding about a whole file (unreadable) points at its start:
+		// consumers expect a region on every result.
+		loc.Region = &sarifRegion{StartLine: 1, StartColumn: 1, EndLine: 1, EndColumn: 1}
 		if start, end := startEnd(d.Range); start.Line > 0 {
 			loc.Region = &sarifRegion{StartLine: start.Line, StartColumn: start.Column, EndLine: end.Line, EndColumn: end.Column}
 		}
@@ -185,17 +171,20 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 		if d.Detail != "" {
 			msg += "\n" + d.Detail
 		}
+		// A SARIF fix needs exact artifact changes, which a suggestion is
+		// not always; it goes in the message, as in the text format.
+		if d.Suggestion != "" {
+			msg += "\nfix: " + d.Suggestion
+		}
 		res := sarifResult{
 			RuleID: d.Rule, RuleIndex: index[d.Rule], Level: sarifLevel(d.Severity),
 			Message:   sarifText{msg},
 			Locations: []sarifLocation{{PhysicalLocation: loc}},
 		}
-		if d.Suggestion != "" {
-			res.Fixes = []sarifFix{{Description: sarifText{"write: " + d.Suggestion}}}
-		}
 		run.Results = append(run.Results, res)
 	}
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
 }
