@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -14,11 +15,22 @@ import (
 	"github.com/skillc/skillc/server"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/memory"
+	"github.com/skillc/skillc/store/sqlite"
 )
 
 // The stdio benchmark re-executes this test binary as the server, so the
 // server process can carry the no-op tool the real binary does not have.
-const childEnv = "SKILLC_SERVER_TEST_CHILD"
+const (
+	childEnv = "SKILLC_SERVER_TEST_CHILD"
+	storeEnv = "SKILLC_SERVER_TEST_STORE" // "memory" or a SQLite file
+)
+
+func openBenchStore(spec string) (store.Store, error) {
+	if spec == "memory" || spec == "" {
+		return memory.New(store.Options{}), nil
+	}
+	return sqlite.Open(context.Background(), spec, store.Options{})
+}
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
@@ -27,9 +39,15 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// runChild serves stdio like `skillc serve`, plus the no-op tool.
+// runChild serves stdio like `skillc serve`, plus the no-op tool, on the
+// store named by storeEnv.
 func runChild() int {
-	st := memory.New(store.Options{})
+	st, err := openBenchStore(os.Getenv(storeEnv))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer st.Close()
 	s, err := server.New(server.Options{Planner: &store.Planner{Store: st}, User: "bench", Session: "bench"})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -52,10 +70,10 @@ func addNoop(s *server.Server) {
 		})
 }
 
-func stdioClient(b *testing.B) *mcp.ClientSession {
+func stdioClient(b *testing.B, storeSpec string) *mcp.ClientSession {
 	b.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Env = append(os.Environ(), childEnv+"=1", storeEnv+"="+storeSpec)
 	cmd.Stderr = os.Stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
 		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
@@ -66,9 +84,13 @@ func stdioClient(b *testing.B) *mcp.ClientSession {
 	return cs
 }
 
-func inMemoryClient(b *testing.B) *mcp.ClientSession {
+func inMemoryClient(b *testing.B, storeSpec string) *mcp.ClientSession {
 	b.Helper()
-	st := memory.New(store.Options{})
+	st, err := openBenchStore(storeSpec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
 	s, err := server.New(server.Options{Planner: &store.Planner{Store: st}, User: "bench", Session: "bench"})
 	if err != nil {
 		b.Fatal(err)
@@ -78,49 +100,59 @@ func inMemoryClient(b *testing.B) *mcp.ClientSession {
 }
 
 // BenchmarkRoundTrip measures one tool call from client to server and back:
-// update_plan (load, apply, compare-and-swap, checklist) beside the no-op
-// tool, in process and over a real stdio pipe to a child process. Besides
+// update_plan (load, apply, compare-and-swap, checklist) on the memory and
+// the SQLite store beside the no-op tool, in process and over a real stdio
+// pipe to a child process. Besides
 // ns/op it reports the p50 and p99 latency in microseconds; run it with
 // -benchtime=1000x for the 1,000 round trips the server issue asks about.
 func BenchmarkRoundTrip(b *testing.B) {
 	transports := []struct {
 		name    string
-		connect func(*testing.B) *mcp.ClientSession
+		connect func(*testing.B, string) *mcp.ClientSession
 	}{
 		{"inmemory", inMemoryClient},
 		{"stdio", stdioClient},
 	}
 	for _, tr := range transports {
 		for _, tool := range []string{"noop", "update_plan"} {
-			b.Run(tr.name+"/"+tool, func(b *testing.B) {
-				cs := tr.connect(b)
-				ctx := context.Background()
-				if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "make_plan", Arguments: map[string]any{
-					"title": "Bench", "steps": []map[string]any{{"goal": "A.", "recommended_tools": []string{"a"}}, {"goal": "B."}, {"goal": "C."}},
-				}}); err != nil {
-					b.Fatal(err)
+			for _, storeKind := range []string{"memory", "sqlite"} {
+				if tool == "noop" && storeKind == "sqlite" {
+					continue // the no-op tool touches no store
 				}
-				// check and uncheck step 1 in turn: every call a real write.
-				args := []map[string]any{{"check": []string{"1"}}, {"uncheck": []string{"1"}}}
-				lat := make([]time.Duration, 0, b.N)
-				b.ResetTimer()
-				for i := 0; b.Loop(); i++ {
-					p := &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}}
-					if tool == "update_plan" {
-						p.Arguments = args[i%2]
+				b.Run(tr.name+"/"+tool+"/"+storeKind, func(b *testing.B) {
+					spec := "memory"
+					if storeKind == "sqlite" {
+						spec = filepath.Join(b.TempDir(), "plans.db")
 					}
-					start := time.Now()
-					res, err := cs.CallTool(ctx, p)
-					lat = append(lat, time.Since(start))
-					if err != nil || res.IsError {
-						b.Fatalf("%s: %v %v", tool, err, res)
+					cs := tr.connect(b, spec)
+					ctx := context.Background()
+					if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "make_plan", Arguments: map[string]any{
+						"title": "Bench", "steps": []map[string]any{{"goal": "A.", "recommended_tools": []string{"a"}}, {"goal": "B."}, {"goal": "C."}},
+					}}); err != nil {
+						b.Fatal(err)
 					}
-				}
-				b.StopTimer()
-				slices.Sort(lat)
-				b.ReportMetric(percentile(lat, 50), "p50-µs")
-				b.ReportMetric(percentile(lat, 99), "p99-µs")
-			})
+					// check and uncheck step 1 in turn: every call a real write.
+					args := []map[string]any{{"check": []string{"1"}}, {"uncheck": []string{"1"}}}
+					lat := make([]time.Duration, 0, 1024)
+					b.ResetTimer()
+					for i := 0; b.Loop(); i++ {
+						p := &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}}
+						if tool == "update_plan" {
+							p.Arguments = args[i%2]
+						}
+						start := time.Now()
+						res, err := cs.CallTool(ctx, p)
+						lat = append(lat, time.Since(start))
+						if err != nil || res.IsError {
+							b.Fatalf("%s: %v %v", tool, err, res)
+						}
+					}
+					b.StopTimer()
+					slices.Sort(lat)
+					b.ReportMetric(percentile(lat, 50), "p50-µs")
+					b.ReportMetric(percentile(lat, 99), "p99-µs")
+				})
+			}
 		}
 	}
 }
