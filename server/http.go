@@ -11,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillc/skillc/store"
 )
 
 // ConversationHeader names the conversation a request belongs to. A client
@@ -35,6 +37,11 @@ type HTTPOptions struct {
 	// Stateless skips MCP sessions, so any replica can answer any request;
 	// clients must then send ConversationHeader.
 	Stateless bool
+	// SessionIdle closes an MCP session after this long without a request,
+	// so a long-running server does not keep every session it ever opened.
+	// 0 means store.DefaultTTL: by then a plan keyed by that session has
+	// expired anyway, so closing it loses nothing.
+	SessionIdle time.Duration
 }
 
 // Handler returns the HTTP handler: MCP at /mcp (bearer auth when Tokens is
@@ -44,11 +51,16 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 	if limit <= 0 {
 		limit = DefaultMaxBodyBytes
 	}
+	idle := opts.SessionIdle
+	if idle <= 0 {
+		idle = store.DefaultTTL
+	}
 	var h http.Handler = mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s.mcp },
 		&mcp.StreamableHTTPOptions{
 			Stateless:           opts.Stateless,
 			MaxRequestBodyBytes: limit,
+			SessionTimeout:      idle,
 			Logger:              s.logger,
 		})
 	h = limitBody(h, limit)

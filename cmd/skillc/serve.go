@@ -190,7 +190,7 @@ func serveRun(opts *ServeOptions) error {
 	if opts.Ready != nil {
 		opts.Ready(addr)
 	}
-	h := srv.Handler(server.HTTPOptions{Tokens: tokens, MaxBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless})
+	h := srv.Handler(server.HTTPOptions{Tokens: tokens, MaxBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless, SessionIdle: opts.TTL})
 	if err := srv.Serve(ctx, ln, h); err != nil {
 		return fmt.Errorf("serve http: %w", err)
 	}
