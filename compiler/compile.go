@@ -1,8 +1,27 @@
 package compiler
 
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
 // DefaultMaxSize is the largest file Compile reads unless Options.MaxSize
 // says otherwise.
 const DefaultMaxSize = 10 << 20
+
+// MaxNesting is how deeply lists and block quotes may nest. goldmark checks
+// every open block on every line, so deep nesting makes parsing cost grow
+// with depth times file size; no real skill nests anywhere near this deep.
+const MaxNesting = 32
 
 // Options tune Compile. The zero value is the default.
 type Options struct {
@@ -11,9 +30,287 @@ type Options struct {
 	MaxSize int64
 }
 
+func (o Options) maxSize() int64 {
+	if o.MaxSize == 0 {
+		return DefaultMaxSize
+	}
+	return o.MaxSize
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// compilation holds the state of one Compile call.
+type compilation struct {
+	filename string
+	src      []byte // after BOM removal
+	idx      *lineIndex
+	diags    Diagnostics
+	skill    *Skill
+
+	// body is the markdown after the frontmatter; bodyOff is where it
+	// starts in src. goldmark sees only body, so every goldmark offset is
+	// shifted by bodyOff.
+	body    []byte
+	bodyOff int
+
+	// suggestions counts did-you-mean searches, which are capped so a file
+	// full of bad targets cannot make compiling quadratic.
+	suggestions int
+}
+
 // Compile reads one workflow skill. filename is used for positions and, for
 // a SKILL.md, to check the name against its folder. It always returns a
 // Skill (possibly with no steps) and the diagnostics found; it never panics.
 func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
-	panic("TODO: implemented by the compiler work")
+	c := &compilation{filename: filename}
+	base := 0
+	if bytes.HasPrefix(src, utf8BOM) {
+		// Byte offsets keep counting from the file's first byte, so a tool
+		// that seeks by Pos.Byte lands on the right place.
+		src = src[len(utf8BOM):]
+		base = len(utf8BOM)
+	}
+	c.src = src
+	c.idx = newLineIndex(filename, src, base)
+	c.skill = &Skill{Filename: filename, Source: src}
+
+	if max := opts.maxSize(); max >= 0 && int64(len(src)+base) > max {
+		c.skill.Source = nil
+		c.skill.Name = nameFromPath(filename)
+		c.skill.Title = c.skill.Name
+		c.report(Diagnostic{
+			Severity: SeverityError,
+			Rule:     "file-too-large",
+			Summary:  fmt.Sprintf("file is larger than the limit of %d bytes", max),
+			Detail:   "skills are short write-ups; to compile a larger file anyway, raise the limit with --max-size (bytes, -1 for no limit)",
+			Range:    Range{Filename: filename, Start: Pos{Line: 1, Column: 1, Byte: 0}, End: Pos{Line: 1, Column: 1, Byte: 0}},
+		})
+		return c.skill, c.diags
+	}
+
+	c.checkEncoding()
+	c.bodyOff = c.parseFrontmatter()
+	c.body = src[c.bodyOff:]
+
+	var doc ast.Node
+	if !c.checkNesting() {
+		doc = goldmark.New().Parser().Parse(text.NewReader(c.body))
+	}
+	c.identify(doc)
+	if doc != nil {
+		c.findSteps(doc)
+	}
+	if len(c.skill.Steps) == 0 {
+		c.report(Diagnostic{
+			Severity: SeverityWarning,
+			Rule:     "no-steps",
+			Summary:  "no steps found: the skill has no numbered list or \"Step N:\" headings",
+			Detail:   "a workflow skill lists its steps as a numbered list (after a \"Steps\" heading, or the first one in the file) or as headings like \"## Step 1: Find the transfer\"",
+			Range:    c.idx.rng(0, 0),
+		})
+	}
+	c.diags.Sort()
+	return c.skill, c.diags
+}
+
+// CompileFile reads and compiles the file at path. It reads at most
+// MaxSize+1 bytes, so an oversized file is reported without being loaded.
+// The error is only for a file that cannot be read at all.
+func CompileFile(path string, opts Options) (*Skill, Diagnostics, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, nil, fmt.Errorf("%s is a directory, not a skill file", path)
+	}
+	var r io.Reader = f
+	if max := opts.maxSize(); max >= 0 {
+		r = io.LimitReader(f, max+1)
+	}
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, diags := Compile(path, src, opts)
+	return s, diags, nil
+}
+
+func (c *compilation) report(d Diagnostic) {
+	if d.Range.Filename == "" {
+		d.Range.Filename = c.filename
+	}
+	c.diags = append(c.diags, d)
+}
+
+// checkEncoding reports the first invalid UTF-8 sequence and the first NUL
+// byte. Compiling goes on: the rest of the file may still say useful things.
+func (c *compilation) checkEncoding() {
+	src := c.src
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		c.report(Diagnostic{
+			Severity: SeverityError,
+			Rule:     "invalid-encoding",
+			Summary:  "file contains a NUL byte",
+			Detail:   "a skill is UTF-8 text; NUL bytes usually mean a binary file or a UTF-16 encoding",
+			Range:    c.idx.rng(i, i+1),
+		})
+	}
+	if utf8.Valid(src) {
+		return
+	}
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size == 1 {
+			c.report(Diagnostic{
+				Severity: SeverityError,
+				Rule:     "invalid-encoding",
+				Summary:  fmt.Sprintf("invalid UTF-8 byte 0x%02x", src[i]),
+				Detail:   "save the file as UTF-8",
+				Range:    c.idx.rng(i, i+1),
+			})
+			return
+		}
+		i += size
+	}
+}
+
+// checkNesting refuses markdown nested deeper than MaxNesting and reports
+// true when it did. The depth of a line is estimated, without parsing, as
+// its indentation over two (a nested list item needs at least two columns
+// more than its parent) plus the list and quote markers that open on it.
+// Lines inside fenced code blocks are left out: code may be indented freely.
+func (c *compilation) checkNesting() bool {
+	body := c.body
+	inFence := false
+	for start := 0; start < len(body); {
+		end := bytes.IndexByte(body[start:], '\n')
+		if end < 0 {
+			end = len(body)
+		} else {
+			end += start
+		}
+		line := body[start:end]
+		cols, i := 0, 0
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			if line[i] == '\t' {
+				cols += 4 - cols%4
+			} else {
+				cols++
+			}
+			i++
+		}
+		rest := line[i:]
+		if bytes.HasPrefix(rest, []byte("```")) || bytes.HasPrefix(rest, []byte("~~~")) {
+			inFence = !inFence
+		}
+		if !inFence {
+			depth := cols/2 + countMarkers(rest)
+			if depth > MaxNesting {
+				c.report(Diagnostic{
+					Severity: SeverityError,
+					Rule:     "file-too-large",
+					Summary:  fmt.Sprintf("lists or quotes nest about %d levels deep here; the limit is %d", depth, MaxNesting),
+					Detail:   "deeply nested markdown is too costly to parse; flatten the lists",
+					Range:    c.idx.rng(c.bodyOff+start, c.bodyOff+end),
+				})
+				return true
+			}
+		}
+		start = end + 1
+	}
+	return false
+}
+
+// countMarkers counts the list markers and quote markers that open at the
+// start of line, such as "- 1. > " (three).
+func countMarkers(line []byte) int {
+	n := 0
+	for {
+		for len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
+			line = line[1:]
+		}
+		if len(line) == 0 {
+			return n
+		}
+		switch {
+		case line[0] == '>':
+			line = line[1:]
+		case (line[0] == '-' || line[0] == '*' || line[0] == '+') && len(line) > 1 && (line[1] == ' ' || line[1] == '\t'):
+			line = line[2:]
+		default:
+			j := 0
+			for j < len(line) && j < 10 && line[j] >= '0' && line[j] <= '9' {
+				j++
+			}
+			if j == 0 || j+1 >= len(line) || (line[j] != '.' && line[j] != ')') || (line[j+1] != ' ' && line[j+1] != '\t') {
+				return n
+			}
+			line = line[j+2:]
+		}
+		n++
+	}
+}
+
+// identify sets the skill's name, title and description, and checks the name
+// against the folder of a SKILL.md.
+func (c *compilation) identify(doc ast.Node) {
+	s := c.skill
+	fm := s.Frontmatter
+	if fm != nil && fm.Name.Set && fm.Name.Value != "" {
+		s.Name = fm.Name.Value
+	} else {
+		s.Name = nameFromPath(c.filename)
+	}
+	if fm != nil {
+		s.Description = fm.Description.Value
+	}
+	if doc != nil {
+		for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+			if h, ok := n.(*ast.Heading); ok && h.Level == 1 {
+				s.Title = c.inlineText(h, -1, -1, false)
+				start, end := c.blockSpan(h)
+				s.TitleRange = c.idx.rng(start, end)
+				break
+			}
+		}
+	}
+	if s.Title == "" {
+		s.Title = s.Name
+	}
+}
+
+// isSkillFile reports whether path names a SKILL.md, whose folder is the
+// skill's name.
+func isSkillFile(path string) bool {
+	return filepath.Base(path) == "SKILL.md"
+}
+
+// folderName is the name of the folder holding path, or "" when it cannot
+// be told (a relative path in the current directory is made absolute).
+func folderName(path string) string {
+	dir := filepath.Dir(path)
+	if dir == "." {
+		if abs, err := filepath.Abs(path); err == nil {
+			dir = filepath.Dir(abs)
+		}
+	}
+	base := filepath.Base(dir)
+	if base == "." || base == string(filepath.Separator) || base == "" {
+		return ""
+	}
+	return base
+}
+
+// nameFromPath is the name of a skill without frontmatter: the folder of a
+// SKILL.md, else the file name without its extension.
+func nameFromPath(path string) string {
+	if isSkillFile(path) {
+		if f := folderName(path); f != "" {
+			return f
+		}
+	}
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
 }

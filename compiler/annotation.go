@@ -1,0 +1,584 @@
+package compiler
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// Annotation keys of FORMAT.md §3, lowercased with single spaces.
+var annotationKeys = map[string]AnnotationKind{
+	"tools": AnnotationTools, "tool": AnnotationTools, "use": AnnotationTools, "uses": AnnotationTools,
+
+	"on success": AnnotationSuccess, "success": AnnotationSuccess, "ok": AnnotationSuccess,
+	"pass": AnnotationSuccess, "yes": AnnotationSuccess, "if yes": AnnotationSuccess, "then": AnnotationSuccess,
+
+	"on failure": AnnotationFailure, "failure": AnnotationFailure, "fail": AnnotationFailure,
+	"on error": AnnotationFailure, "error": AnnotationFailure, "no": AnnotationFailure,
+	"if no": AnnotationFailure, "else": AnnotationFailure, "otherwise": AnnotationFailure,
+}
+
+// Words that name the terminals in a target.
+var endWords = map[string]string{
+	"end": End, "done": End, "complete": End, "finish": End,
+	"fail": Fail, "abort": Fail, "stop": Fail,
+}
+
+// Lead phrases allowed before a target, longest first.
+var leadPhrases = []string{"continue with", "continue at", "proceed to", "jump to", "go to", "goto"}
+
+// bulletText is the raw markdown of a bullet's first paragraph, its lines
+// joined by spaces, with the source offset of every byte so that any part
+// of it can be given a precise range.
+type bulletText struct {
+	s    string
+	offs []int // offs[i] is the src offset of s[i]; offs[len(s)] is the end
+}
+
+func (c *compilation) newBulletText(para ast.Node) *bulletText {
+	bt := &bulletText{}
+	var b strings.Builder
+	lines := para.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		// Padding stands for the columns of a tab that goldmark split;
+		// those virtual spaces have no bytes of their own.
+		v := trimRightSpace(c.body[seg.Start:seg.Stop])
+		start := seg.Start
+		for len(v) > 0 && (v[0] == ' ' || v[0] == '\t') {
+			v = v[1:]
+			start++
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+			bt.offs = append(bt.offs, bt.offs[len(bt.offs)-1])
+		}
+		for j := range v {
+			bt.offs = append(bt.offs, c.abs(start+j))
+		}
+		b.Write(v)
+		if i == lines.Len()-1 {
+			bt.offs = append(bt.offs, c.abs(start+len(v)))
+		}
+	}
+	if len(bt.offs) == 0 {
+		bt.offs = []int{c.abs(max(para.Pos(), 0))}
+	}
+	bt.s = b.String()
+	return bt
+}
+
+func trimRightSpace(v []byte) []byte {
+	for len(v) > 0 && isSpace(v[len(v)-1]) {
+		v = v[:len(v)-1]
+	}
+	return v
+}
+
+func (c *compilation) btRange(bt *bulletText, i, j int) Range {
+	i = min(max(i, 0), len(bt.s))
+	j = min(max(j, i), len(bt.s))
+	return c.idx.rng(bt.offs[i], bt.offs[j])
+}
+
+// annotationSyntax is `KEY [(LABEL)] SEP VALUE` split into its parts; the
+// numbers are indices into the bulletText.
+type annotationSyntax struct {
+	key, label, value string
+	keyStart, keyEnd  int
+	valueStart        int
+}
+
+// parseAnnotation splits s as an annotation. Emphasis around the key, as in
+// "**Tools:** a" or "**yes**: end", is allowed because authors bold keys.
+func parseAnnotation(s string) (annotationSyntax, bool) {
+	var a annotationSyntax
+	i := 0
+	mark := ""
+	for _, m := range []string{"**", "__", "*", "_"} {
+		if strings.HasPrefix(s, m) {
+			mark = m
+			i = len(m)
+			break
+		}
+	}
+	a.keyStart = i
+	for i < len(s) && (isLetter(s[i]) || s[i] == ' ') {
+		i++
+	}
+	a.keyEnd = i
+	for a.keyEnd > a.keyStart && s[a.keyEnd-1] == ' ' {
+		a.keyEnd--
+	}
+	if a.keyEnd == a.keyStart {
+		return a, false
+	}
+	a.key = s[a.keyStart:a.keyEnd]
+	skipMark := func() {
+		if mark != "" && strings.HasPrefix(s[i:], mark) {
+			i += len(mark)
+		}
+	}
+	skipSpaces := func() {
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+	}
+	skipMark()
+	skipSpaces()
+	if i < len(s) && s[i] == '(' {
+		j := strings.IndexByte(s[i:], ')')
+		if j < 0 {
+			return a, false
+		}
+		a.label = strings.TrimSpace(s[i+1 : i+j])
+		if strings.ContainsAny(a.label, "(") {
+			return a, false
+		}
+		i += j + 1
+		skipMark()
+		skipSpaces()
+	}
+	switch {
+	case strings.HasPrefix(s[i:], ":"):
+		i++
+	case strings.HasPrefix(s[i:], "->"), strings.HasPrefix(s[i:], "=>"):
+		i += 2
+	case strings.HasPrefix(s[i:], "→"):
+		i += len("→")
+	default:
+		return a, false
+	}
+	skipMark()
+	skipSpaces()
+	a.valueStart = i
+	a.value = s[i:]
+	return a, true
+}
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+func normalizeKey(k string) string { return strings.ToLower(strings.Join(strings.Fields(k), " ")) }
+
+// readAnnotations reads the bullets of every bullet list directly inside the
+// step. Tools are taken at once; edges wait for every ID to be known.
+func (c *compilation) readAnnotations(b *stepBuild) {
+	for _, n := range b.blocks {
+		l, ok := n.(*ast.List)
+		if !ok || l.IsOrdered() {
+			continue
+		}
+		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+			para := it.FirstChild()
+			if para == nil || (para.Kind() != ast.KindParagraph && para.Kind() != ast.KindTextBlock) {
+				continue
+			}
+			bt := c.newBulletText(para)
+			syn, ok := parseAnnotation(bt.s)
+			if !ok {
+				continue
+			}
+			s, e := c.blockSpan(it)
+			ann := Annotation{
+				Key:        syn.key,
+				KeyRange:   c.btRange(bt, syn.keyStart, syn.keyEnd),
+				Label:      syn.label,
+				Value:      strings.TrimSpace(syn.value),
+				ValueRange: c.btRange(bt, syn.valueStart, len(bt.s)),
+				Range:      c.idx.rng(s, e),
+			}
+			kind, known := annotationKeys[normalizeKey(syn.key)]
+			if !known {
+				b.unknown = append(b.unknown, pendingEdge{ann: ann, bt: bt, syn: syn, item: it})
+				continue
+			}
+			ann.Kind = kind
+			b.consumed[it] = true
+			b.st.Annotations = append(b.st.Annotations, ann)
+			switch kind {
+			case AnnotationTools:
+				c.readTools(b.st, bt, syn.valueStart)
+			case AnnotationSuccess:
+				b.edges = append(b.edges, pendingEdge{kind: Success, ann: ann, bt: bt, syn: syn, item: it})
+			case AnnotationFailure:
+				b.edges = append(b.edges, pendingEdge{kind: Failure, ann: ann, bt: bt, syn: syn, item: it})
+			}
+		}
+	}
+}
+
+// readTools splits a tools value on commas and white space; backticks
+// around a name are dropped.
+func (c *compilation) readTools(st *Step, bt *bulletText, from int) {
+	s := bt.s
+	i := from
+	for i < len(s) {
+		for i < len(s) && (s[i] == ',' || s[i] == ' ' || s[i] == '\t' || s[i] == ';') {
+			i++
+		}
+		j := i
+		for j < len(s) && s[j] != ',' && s[j] != ' ' && s[j] != '\t' && s[j] != ';' {
+			j++
+		}
+		if j == i {
+			break
+		}
+		ts, te := i, j
+		for ts < te && (s[ts] == '`' || s[ts] == '*') {
+			ts++
+		}
+		for te > ts && (s[te-1] == '`' || s[te-1] == '*' || s[te-1] == '.') {
+			te--
+		}
+		i = j
+		if ts == te {
+			continue
+		}
+		ref := Ref{Name: s[ts:te], Range: c.btRange(bt, ts, te)}
+		if !c.checkToolName(ref) {
+			continue
+		}
+		dup := false
+		for _, t := range st.Tools {
+			if t.Name == ref.Name {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			st.Tools = append(st.Tools, ref)
+		}
+	}
+}
+
+// checkToolName reports a tool name that MCP and function-calling APIs
+// would refuse: 1-64 characters of A-Za-z0-9_.-
+func (c *compilation) checkToolName(ref Ref) bool {
+	ok := ref.Name != "" && len(ref.Name) <= 64
+	for i := 0; ok && i < len(ref.Name); i++ {
+		ch := ref.Name[i]
+		ok = isLetter(ch) || ch >= '0' && ch <= '9' || ch == '_' || ch == '.' || ch == '-'
+	}
+	if !ok {
+		c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-tool-name",
+			Summary:    fmt.Sprintf("tool name %q is not valid: use 1-64 characters of A-Z, a-z, 0-9, _, . and -", ref.Name),
+			Range:      ref.Range,
+			Suggestion: suggestToolName(ref.Name),
+		})
+	}
+	return ok
+}
+
+func suggestToolName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r < utf8.RuneSelf && (isLetter(byte(r)) || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-'):
+			b.WriteRune(r)
+		case r == ' ' || r == '/' || r == ':':
+			b.WriteByte('_')
+		}
+	}
+	s := b.String()
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	if s == name {
+		return ""
+	}
+	return s
+}
+
+// targetSyntax is a parsed edge value: `[lead phrase] target [note]`.
+type targetSyntax struct {
+	word             string // the target as written: "3", "clarify", "end"
+	hash, stepPrefix bool   // written as #id, or as "step 3"
+	lead             bool   // a lead phrase came first
+	start, end       int    // the target word's indices in the bulletText
+	note             string
+	// cleanEnd is true when nothing follows the target or a separator does,
+	// as in "4", "end - because" or "end."
+	cleanEnd bool
+}
+
+// parseTarget reads a target from s starting at i.
+func parseTarget(s string, i int) targetSyntax {
+	var t targetSyntax
+	skip := func() {
+		for i < len(s) && (s[i] == ' ' || s[i] == '`' || s[i] == '*' || s[i] == '_' && (i+1 >= len(s) || !isWordByte(s[i+1]))) {
+			i++
+		}
+	}
+	skip()
+	lower := strings.ToLower(s[i:])
+	for _, p := range leadPhrases {
+		if strings.HasPrefix(lower, p) && (len(lower) == len(p) || lower[len(p)] == ' ') {
+			i += len(p)
+			t.lead = true
+			break
+		}
+	}
+	skip()
+	if len(s)-i > 5 && strings.EqualFold(s[i:i+4], "step") && s[i+4] == ' ' {
+		j := i + 4
+		for j < len(s) && s[j] == ' ' {
+			j++
+		}
+		if j < len(s) && (isWordByte(s[j]) || s[j] == '#') {
+			i = j
+			t.stepPrefix = true
+		}
+	}
+	if i < len(s) && s[i] == '#' {
+		t.hash = true
+		i++
+	}
+	t.start = i
+	for i < len(s) && isWordByte(s[i]) {
+		i++
+	}
+	t.end = i
+	t.word = s[t.start:t.end]
+	// A word ending in "-" was cut from a note: "end - x" has a space.
+	rest := s[i:]
+	rest = strings.TrimLeft(rest, "`*")
+	trimmed := strings.TrimLeft(rest, " ")
+	t.note = strings.TrimSpace(strings.TrimLeft(trimmed, "-–—:,;.)( "))
+	if strings.HasPrefix(trimmed, "(") {
+		t.note = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(trimmed, "("), ")"))
+	}
+	t.cleanEnd = trimmed == "" || strings.ContainsAny(trimmed[:1], "-–—:,;.(") || strings.HasPrefix(trimmed, "–") || strings.HasPrefix(trimmed, "—")
+	return t
+}
+
+func isWordByte(b byte) bool {
+	return isLetter(b) || b >= '0' && b <= '9' || b == '_' || b == '-'
+}
+
+// resolver finds the step or terminal a target names.
+type resolver struct {
+	ids     map[string]*stepBuild
+	numbers map[int]*stepBuild
+	builds  []*stepBuild
+}
+
+// resolve returns the ID or terminal t names. A step's ID wins over a
+// terminal word ("done" can be an {#id}); a number that is no step's ID
+// reaches the step with that number.
+func (r *resolver) resolve(t targetSyntax) (string, bool) {
+	if t.word == "" {
+		return "", false
+	}
+	if _, ok := r.ids[t.word]; ok {
+		return t.word, true
+	}
+	if t.hash {
+		return "", false
+	}
+	if n, ok := atoiSmall(t.word); ok {
+		if b, ok := r.numbers[n]; ok {
+			return b.st.ID, true
+		}
+		return "", false
+	}
+	if t.stepPrefix {
+		return "", false
+	}
+	if term, ok := endWords[strings.ToLower(t.word)]; ok {
+		return term, true
+	}
+	return "", false
+}
+
+func atoiSmall(s string) (int, bool) {
+	if s == "" || len(s) > 9 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
+}
+
+// resolveEdges sets the step's explicit edges.
+func (c *compilation) resolveEdges(r *resolver, b *stepBuild) {
+	for _, pe := range b.edges {
+		edge := &b.st.Success
+		if pe.kind == Failure {
+			edge = &b.st.Failure
+		}
+		if edge.Explicit {
+			c.report(Diagnostic{Severity: SeverityError, Rule: "duplicate-edge",
+				Summary: fmt.Sprintf("step %q has two %s edges", b.st.ID, pe.kind),
+				Detail: fmt.Sprintf("the first is on line %d; a step has one success edge and one failure edge, each written once",
+					edge.Range.Start.Line),
+				Range: pe.ann.KeyRange,
+			})
+			continue
+		}
+		t := parseTarget(pe.bt.s, pe.syn.valueStart)
+		target, ok := r.resolve(t)
+		tr := c.btRange(pe.bt, t.start, t.end)
+		if t.hash {
+			tr = c.btRange(pe.bt, t.start-1, t.end)
+		}
+		if !ok {
+			c.reportUnknownTarget(r, b, pe, t, tr)
+			continue
+		}
+		*edge = Edge{
+			Target:      target,
+			Explicit:    true,
+			Key:         normalizeKey(pe.ann.Key),
+			Label:       pe.ann.Label,
+			Note:        t.note,
+			Range:       pe.ann.Range,
+			TargetRange: tr,
+		}
+	}
+}
+
+func (c *compilation) reportUnknownTarget(r *resolver, b *stepBuild, pe pendingEdge, t targetSyntax, tr Range) {
+	if t.word == "" {
+		c.report(Diagnostic{Severity: SeverityError, Rule: "unknown-target",
+			Summary: fmt.Sprintf("%q has no target", pe.ann.Key),
+			Detail:  "write a step number or ID after the separator, or end or fail",
+			Range:   c.btRange(pe.bt, pe.syn.keyStart, len(pe.bt.s)),
+		})
+		return
+	}
+	d := Diagnostic{Severity: SeverityError, Rule: "unknown-target",
+		Summary: fmt.Sprintf("%s edge of step %q goes to %q, which is not a step", pe.kind, b.st.ID, t.word),
+		Detail:  "a target is a step's number or ID, end (done, complete, finish) or fail (abort, stop); steps here: " + r.idList(),
+		Range:   tr,
+	}
+	if c.suggestions < 64 {
+		c.suggestions++
+		if s := r.nameSuggestion(t.word); s != "" {
+			d.Suggestion = s
+			d.Detail = fmt.Sprintf("did you mean %q? ", s) + d.Detail
+		}
+	}
+	c.report(d)
+}
+
+// idList names the steps for a message, shortened for long skills.
+func (r *resolver) idList() string {
+	var ids []string
+	for i, b := range r.builds {
+		if i == 10 {
+			ids = append(ids, fmt.Sprintf("and %d more", len(r.builds)-10))
+			break
+		}
+		ids = append(ids, b.st.ID)
+	}
+	return strings.Join(ids, ", ")
+}
+
+// nameSuggestion is the step ID or terminal nearest to word, by edit
+// distance under 3 as in hcl's didyoumean, or "".
+func (r *resolver) nameSuggestion(word string) string {
+	best, bestDist := "", 3
+	consider := func(cand string) {
+		if d := levenshtein(strings.ToLower(word), strings.ToLower(cand), bestDist); d < bestDist {
+			best, bestDist = cand, d
+		}
+	}
+	for _, b := range r.builds {
+		consider(b.st.ID)
+	}
+	for w := range map[string]bool{End: true, Fail: true} {
+		consider(w)
+	}
+	return best
+}
+
+// levenshtein is the edit distance between a and b, or limit when it is at
+// least limit (so long strings cost little).
+func levenshtein(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	if d := len(ra) - len(rb); d >= limit || -d >= limit {
+		return limit
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin >= limit {
+			return limit
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(rb)], limit)
+}
+
+// checkUnknownKeys reports bullets such as "many: 4": an unknown KEY whose
+// value starts with a target that resolves is almost surely a branch
+// written with the wrong key. To spare prose such as "Note: 3 reports are
+// needed", the target must stand alone, end the value, be followed by a
+// separator, or come after a lead phrase.
+func (c *compilation) checkUnknownKeys(r *resolver, b *stepBuild) {
+	type hit struct {
+		pe     pendingEdge
+		t      targetSyntax
+		target string
+	}
+	var hits []hit
+	for _, pe := range b.unknown {
+		t := parseTarget(pe.bt.s, pe.syn.valueStart)
+		target, ok := r.resolve(t)
+		if !ok || !(t.lead || t.cleanEnd) {
+			continue
+		}
+		hits = append(hits, hit{pe, t, target})
+	}
+	// Choose yes or no for each: a free edge first; with both free, two
+	// such bullets read as yes then no, and a lone one as the exception
+	// path (no), since success already defaults to the next step.
+	succFree, failFree := !b.st.Success.Explicit, !b.st.Failure.Explicit
+	for i, h := range hits {
+		key := "no"
+		switch {
+		case succFree && failFree && len(hits) >= 2 && i == 0:
+			key = "yes"
+			succFree = false
+		case succFree && !failFree:
+			key = "yes"
+			succFree = false
+		case failFree:
+			failFree = false
+		}
+		value := strings.TrimSpace(h.pe.bt.s[h.pe.syn.valueStart:])
+		label := h.pe.syn.key
+		if h.pe.syn.label != "" {
+			label = h.pe.syn.key + ", " + h.pe.syn.label
+		}
+		label = strings.ToLower(label)
+		c.report(Diagnostic{Severity: SeverityError, Rule: "unknown-branch-key",
+			Summary: fmt.Sprintf("%q is not an edge key, but its value goes to %q", h.pe.syn.key, h.target),
+			Detail: fmt.Sprintf("write the branch as \"yes (%s): %s\" for the success edge or \"no (%s): %s\" for the failure edge; edge keys are yes, no, on success, on failure and their synonyms",
+				label, value, label, value),
+			Range:      h.pe.ann.KeyRange,
+			Suggestion: fmt.Sprintf("%s (%s): %s", key, label, value),
+		})
+		b.consumed[h.pe.item] = true
+	}
+}

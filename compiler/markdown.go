@@ -1,0 +1,283 @@
+package compiler
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/util"
+)
+
+// This file reads text out of goldmark's AST: the source span of a block,
+// the plain text of inline content, and a readable rendering of blocks for a
+// step's detail. goldmark renders HTML only; plain text for an agent is ours.
+
+// abs turns an offset into the markdown body into an offset into src.
+func (c *compilation) abs(off int) int { return off + c.bodyOff }
+
+// blockSpan returns the span of a block and everything inside it, as
+// offsets into src, without trailing white space.
+func (c *compilation) blockSpan(n ast.Node) (start, end int) {
+	start, end = -1, -1
+	ast.Walk(n, func(m ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if p := m.Pos(); p >= 0 && (start < 0 || p < start) {
+			start = p
+		}
+		if m.Type() == ast.TypeBlock {
+			lines := m.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				if start < 0 || seg.Start < start {
+					start = seg.Start
+				}
+				if seg.Stop > end {
+					end = seg.Stop
+				}
+			}
+			if fc, ok := m.(*ast.FencedCodeBlock); ok {
+				if e := c.closingFence(fc); e > end {
+					end = e
+				}
+			}
+			if hb, ok := m.(*ast.HTMLBlock); ok && hb.HasClosure() && hb.ClosureLine.Stop > end {
+				end = hb.ClosureLine.Stop
+			}
+			return ast.WalkContinue, nil
+		}
+		return ast.WalkSkipChildren, nil // inline content lies within its block's lines
+	})
+	if start < 0 {
+		return c.abs(0), c.abs(0)
+	}
+	if end < start {
+		// A block with no lines (an empty list item): its first line.
+		end = start
+		for end < len(c.body) && c.body[end] != '\n' {
+			end++
+		}
+	}
+	for end > start && isSpace(c.body[end-1]) {
+		end--
+	}
+	return c.abs(start), c.abs(end)
+}
+
+// closingFence returns the end of a fenced code block's closing fence line,
+// which goldmark does not keep, or -1.
+func (c *compilation) closingFence(fc *ast.FencedCodeBlock) int {
+	from := fc.Pos()
+	if lines := fc.Lines(); lines.Len() > 0 {
+		from = lines.At(lines.Len() - 1).Stop
+	} else if i := bytes.IndexByte(c.body[max(from, 0):], '\n'); i >= 0 {
+		from += i + 1
+	} else {
+		return -1
+	}
+	if from < 0 || from >= len(c.body) {
+		return -1
+	}
+	end := bytes.IndexByte(c.body[from:], '\n')
+	if end < 0 {
+		end = len(c.body)
+	} else {
+		end += from
+	}
+	l := bytes.TrimSpace(c.body[from:end])
+	if bytes.HasPrefix(l, []byte("```")) || bytes.HasPrefix(l, []byte("~~~")) {
+		return end
+	}
+	return -1
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
+
+// inlineText is the plain text of n's inline content: markup removed, code
+// span text kept, HTML dropped. Text in src[skipStart:skipEnd] (an {#id}
+// attribute) is left out. keepBreaks keeps line breaks as newlines;
+// otherwise all white space is collapsed to single spaces.
+func (c *compilation) inlineText(n ast.Node, skipStart, skipEnd int, keepBreaks bool) string {
+	var b strings.Builder
+	c.writeInline(&b, n, skipStart-c.bodyOff, skipEnd-c.bodyOff, keepBreaks, false)
+	if !keepBreaks {
+		return strings.Join(strings.Fields(b.String()), " ")
+	}
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.Join(strings.Fields(l), " ")
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+func (c *compilation) writeInline(b *strings.Builder, n ast.Node, skipStart, skipEnd int, keepBreaks, raw bool) {
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		switch v := ch.(type) {
+		case *ast.Text:
+			seg := v.Segment
+			c.writeSegment(b, seg.Start, seg.Stop, skipStart, skipEnd, raw || v.IsRaw())
+			if v.SoftLineBreak() || v.HardLineBreak() {
+				if keepBreaks {
+					b.WriteByte('\n')
+				} else {
+					b.WriteByte(' ')
+				}
+			}
+		case *ast.String:
+			b.Write(v.Value)
+		case *ast.CodeSpan:
+			c.writeInline(b, v, skipStart, skipEnd, keepBreaks, true)
+		case *ast.RawHTML:
+			// Inline HTML is markup (and <!-- comments --> are notes to
+			// tools, such as skillc-disable): none of it is text.
+		case *ast.AutoLink:
+			b.Write(v.Label(c.body))
+		default:
+			c.writeInline(b, ch, skipStart, skipEnd, keepBreaks, raw)
+		}
+	}
+}
+
+func (c *compilation) writeSegment(b *strings.Builder, start, stop, skipStart, skipEnd int, raw bool) {
+	write := func(s, e int) {
+		if s >= e {
+			return
+		}
+		v := c.body[s:e]
+		if !raw {
+			v = util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v)))
+		}
+		b.Write(v)
+	}
+	if skipEnd <= start || skipStart >= stop || skipStart < 0 {
+		write(start, stop)
+		return
+	}
+	write(start, min(stop, skipStart))
+	write(max(start, skipEnd), stop)
+}
+
+// renderBlocks renders blocks as readable, markdown-like plain text:
+// paragraphs as text, lists with their markers, code in fences, quotes with
+// ">". HTML comments are dropped.
+func (c *compilation) renderBlocks(blocks []ast.Node) string {
+	var parts []string
+	for _, n := range blocks {
+		if s := c.renderBlock(n); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func (c *compilation) renderBlock(n ast.Node) string {
+	switch v := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
+		return c.inlineText(v, -1, -1, true)
+	case *ast.List:
+		return c.renderList(v, nil)
+	case *ast.Blockquote:
+		var kids []ast.Node
+		for ch := v.FirstChild(); ch != nil; ch = ch.NextSibling() {
+			kids = append(kids, ch)
+		}
+		inner := c.renderBlocks(kids)
+		if inner == "" {
+			return ""
+		}
+		return prefixLines(inner, "> ", ">")
+	case *ast.FencedCodeBlock:
+		return "```" + string(v.Language(c.body)) + "\n" + c.rawLines(v) + "```"
+	case *ast.CodeBlock:
+		return "```\n" + c.rawLines(v) + "```"
+	case *ast.HTMLBlock:
+		s := c.rawLines(v)
+		if v.HasClosure() {
+			s += string(v.ClosureLine.Value(c.body))
+		}
+		s = stripHTMLComments(s)
+		return strings.TrimSpace(s)
+	case *ast.ThematicBreak:
+		return "---"
+	}
+	return ""
+}
+
+// renderList renders a list, leaving out the items in skip.
+func (c *compilation) renderList(l *ast.List, skip map[ast.Node]bool) string {
+	var items []string
+	num := l.Start
+	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+		marker := "- "
+		if l.IsOrdered() {
+			marker = strconv.Itoa(num) + ". "
+		}
+		num++
+		if skip[it] {
+			continue
+		}
+		var kids []ast.Node
+		for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
+			kids = append(kids, ch)
+		}
+		sep := "\n\n"
+		if l.IsTight {
+			sep = "\n"
+		}
+		var parts []string
+		for _, k := range kids {
+			if s := c.renderBlock(k); s != "" {
+				parts = append(parts, s)
+			}
+		}
+		body := strings.Join(parts, sep)
+		items = append(items, marker+prefixLines(body, strings.Repeat(" ", len(marker)), "")[len(marker):])
+	}
+	sep := "\n"
+	if !l.IsTight {
+		sep = "\n\n"
+	}
+	return strings.Join(items, sep)
+}
+
+// prefixLines puts prefix before every line of s, and blank before empty
+// lines.
+func prefixLines(s, prefix, blank string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l == "" {
+			lines[i] = blank
+		} else {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (c *compilation) rawLines(n ast.Node) string {
+	var b strings.Builder
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(bytes.TrimRight(seg.Value(c.body), "\r\n"))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// stripHTMLComments removes <!-- ... --> from s.
+func stripHTMLComments(s string) string {
+	for {
+		i := strings.Index(s, "<!--")
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i+4:], "-->")
+		if j < 0 {
+			return s[:i]
+		}
+		s = s[:i] + s[i+4+j+3:]
+	}
+}

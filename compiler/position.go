@@ -1,0 +1,85 @@
+package compiler
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// lineIndex turns byte offsets into positions. It is built once per file so
+// that every conversion is a binary search over line starts plus a rune
+// count within one line, never a scan from the top of the file.
+type lineIndex struct {
+	filename string
+	src      []byte // the source after BOM removal
+	// base is added to every Byte so offsets count from the first byte of
+	// the file as it is on disk (a stripped BOM still counts).
+	base   int
+	starts []int // byte offset in src where each line begins
+}
+
+func newLineIndex(filename string, src []byte, base int) *lineIndex {
+	starts := make([]int, 1, len(src)/40+1)
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &lineIndex{filename: filename, src: src, base: base, starts: starts}
+}
+
+// pos converts an offset into src to a position. Offsets outside src are
+// clamped, so a bad offset can never produce a range outside the file.
+func (x *lineIndex) pos(off int) Pos {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(x.src) {
+		off = len(x.src)
+	}
+	line := sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off }) - 1
+	start := x.starts[line]
+	return Pos{Line: line + 1, Column: utf8.RuneCount(x.src[start:off]) + 1, Byte: off + x.base}
+}
+
+// rng is the range [start, end) of src.
+func (x *lineIndex) rng(start, end int) Range {
+	if end < start {
+		end = start
+	}
+	return Range{Filename: x.filename, Start: x.pos(start), End: x.pos(end)}
+}
+
+// lineCount is the number of lines in src.
+func (x *lineIndex) lineCount() int { return len(x.starts) }
+
+// lineBounds returns the byte span of 1-based line n without its line
+// ending.
+func (x *lineIndex) lineBounds(n int) (start, end int) {
+	if n < 1 {
+		n = 1
+	}
+	if n > len(x.starts) {
+		return len(x.src), len(x.src)
+	}
+	start = x.starts[n-1]
+	end = len(x.src)
+	if n < len(x.starts) {
+		end = x.starts[n] - 1
+	}
+	if end > start && x.src[end-1] == '\r' {
+		end--
+	}
+	return start, end
+}
+
+// offsetAt returns the byte offset of 1-based line and column (in code
+// points), clamped to the line.
+func (x *lineIndex) offsetAt(line, col int) int {
+	start, end := x.lineBounds(line)
+	off := start
+	for c := 1; c < col && off < end; c++ {
+		_, size := utf8.DecodeRune(x.src[off:end])
+		off += size
+	}
+	return off
+}

@@ -1,0 +1,372 @@
+package compiler
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// stepBuild is a step while the skill is being compiled: the parts of the
+// markdown it came from, and annotations waiting for every ID to be known.
+type stepBuild struct {
+	st *Step
+	// number is the step's number as a reader sees it (list form) or as
+	// written (heading form), so "3" reaches the third step even when it
+	// has an {#id}; -1 when there is none.
+	number int
+	// blocks are the step's blocks after its goal: detail and annotations.
+	blocks []ast.Node
+	// consumed are bullet items that turned out to be annotations.
+	consumed map[ast.Node]bool
+	edges    []pendingEdge
+	unknown  []pendingEdge // bullets with an unknown KEY, maybe a branch
+}
+
+// pendingEdge is an edge bullet whose target is resolved once all IDs are
+// known.
+type pendingEdge struct {
+	kind EdgeKind
+	ann  Annotation
+	bt   *bulletText
+	syn  annotationSyntax
+	item ast.Node
+}
+
+var stepsHeadings = map[string]bool{"steps": true, "workflow": true, "procedure": true, "process": true}
+
+// headingStep matches the text of a heading-form step: "Step 2: Title",
+// "Step 2. Title", "Step 2 - Title" or "2. Title".
+var headingStep = regexp.MustCompile(`(?i)^(?:step\s+([0-9]{1,9})(?:\s*(?::|\.|-|–|—)\s*(.*)|\s*)|([0-9]{1,9})\.\s+(.*))$`)
+
+// findSteps locates the steps (heading form first, it wins) and builds them.
+func (c *compilation) findSteps(doc ast.Node) {
+	var builds []*stepBuild
+	if hs := c.headingSteps(doc); hs != nil {
+		c.skill.Form = FormHeading
+		builds = hs
+	} else if l := c.stepList(doc); l != nil {
+		c.skill.Form = FormList
+		builds = c.listSteps(l)
+	}
+	if len(builds) == 0 {
+		c.skill.Form = FormNone
+		return
+	}
+	c.finish(builds)
+}
+
+// headingSteps finds the first group of two or more sibling step headings
+// and builds one step per heading. Headings at the shallowest level with
+// such a group win; a group ends at a heading of a higher level.
+func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
+	type match struct {
+		h      *ast.Heading
+		number string
+		title  string
+	}
+	var groups [7][][]match // by level; the last group of a level is open
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		h, ok := n.(*ast.Heading)
+		if !ok {
+			continue
+		}
+		for l := h.Level + 1; l <= 6; l++ {
+			// A heading closes the open groups of deeper levels.
+			if k := len(groups[l]); k > 0 && groups[l][k-1] != nil {
+				groups[l] = append(groups[l], nil)
+			}
+		}
+		m := headingStep.FindStringSubmatch(c.inlineText(h, -1, -1, false))
+		if m == nil {
+			continue
+		}
+		mt := match{h: h, number: m[1], title: m[2]}
+		if m[3] != "" {
+			mt.number, mt.title = m[3], m[4]
+		}
+		k := len(groups[h.Level])
+		if k == 0 || groups[h.Level][k-1] == nil {
+			groups[h.Level] = append(groups[h.Level], nil)
+			k++
+		}
+		groups[h.Level][k-1] = append(groups[h.Level][k-1], mt)
+	}
+	var chosen []match
+	level := 0
+	for l := 1; l <= 6 && chosen == nil; l++ {
+		for _, g := range groups[l] {
+			if len(g) >= 2 {
+				chosen, level = g, l
+				break
+			}
+		}
+	}
+	if chosen == nil {
+		return nil
+	}
+	var builds []*stepBuild
+	for _, m := range chosen {
+		b := &stepBuild{st: &Step{}, number: -1, consumed: map[ast.Node]bool{}}
+		if n, err := strconv.Atoi(m.number); err == nil {
+			b.number = n
+			b.st.ID = strconv.Itoa(n)
+		}
+		hs, he := c.blockSpan(m.h)
+		end := he
+		for n := m.h.NextSibling(); n != nil; n = n.NextSibling() {
+			if h, ok := n.(*ast.Heading); ok && h.Level <= level {
+				break
+			}
+			b.blocks = append(b.blocks, n)
+			if _, e := c.blockSpan(n); e > end {
+				end = e
+			}
+		}
+		b.st.Range = c.idx.rng(hs, end)
+		// The number's place in the heading line, for the ID's range.
+		lineEnd := he
+		if lines := m.h.Lines(); lines.Len() > 0 {
+			lineEnd = c.abs(lines.At(0).Stop)
+		}
+		numAt := strings.Index(string(c.src[hs:lineEnd]), m.number)
+		if numAt >= 0 {
+			b.st.IDRange = c.idx.rng(hs+numAt, hs+numAt+len(m.number))
+		} else {
+			b.st.IDRange = c.idx.rng(hs, lineEnd)
+		}
+		skipS, skipE := -1, -1
+		if lines := m.h.Lines(); lines.Len() > 0 {
+			seg := lines.At(0)
+			skipS, skipE = c.explicitID(b, c.abs(seg.Start), c.abs(seg.Stop))
+		}
+		title := m.title
+		if skipS >= 0 {
+			// Recompute the title without the {#id} attribute.
+			full := c.inlineText(m.h, skipS, skipE, false)
+			if mm := headingStep.FindStringSubmatch(full); mm != nil {
+				title = mm[2] + mm[4]
+			}
+		}
+		b.st.Goal = strings.TrimSpace(title)
+		b.st.GoalRange = c.idx.rng(hs, lineEnd)
+		builds = append(builds, b)
+	}
+	return builds
+}
+
+// stepList picks the list of steps: the first top-level ordered list after a
+// heading named Steps, Workflow, Procedure or Process, else the first
+// top-level ordered list.
+func (c *compilation) stepList(doc ast.Node) *ast.List {
+	var first *ast.List
+	afterStepsHeading := false
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		switch v := n.(type) {
+		case *ast.Heading:
+			t := strings.ToLower(strings.TrimSuffix(c.inlineText(v, -1, -1, false), ":"))
+			if stepsHeadings[strings.TrimSpace(t)] {
+				afterStepsHeading = true
+			}
+		case *ast.List:
+			if !v.IsOrdered() {
+				continue
+			}
+			if afterStepsHeading {
+				return v
+			}
+			if first == nil {
+				first = v
+			}
+		}
+	}
+	return first
+}
+
+// listSteps builds one step per item of l.
+func (c *compilation) listSteps(l *ast.List) []*stepBuild {
+	var builds []*stepBuild
+	i := 0
+	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+		num := l.Start + i
+		i++
+		b := &stepBuild{st: &Step{ID: strconv.Itoa(num)}, number: num, consumed: map[ast.Node]bool{}}
+		s, e := c.blockSpan(it)
+		b.st.Range = c.idx.rng(s, e)
+		// ListItem.Pos is the marker; its digits are the written number.
+		ms := c.abs(it.Pos())
+		me := ms
+		for me < len(c.src) && c.src[me] >= '0' && c.src[me] <= '9' {
+			me++
+		}
+		if me == ms {
+			me = ms + 1
+		}
+		b.st.IDRange = c.idx.rng(ms, me)
+
+		first := it.FirstChild()
+		if first != nil && (first.Kind() == ast.KindParagraph || first.Kind() == ast.KindTextBlock) {
+			skipS, skipE := -1, -1
+			if lines := first.Lines(); lines.Len() > 0 {
+				seg := lines.At(0)
+				skipS, skipE = c.explicitID(b, c.abs(seg.Start), c.abs(seg.Stop))
+			}
+			b.st.Goal = c.inlineText(first, skipS, skipE, false)
+			gs, ge := c.blockSpan(first)
+			b.st.GoalRange = c.idx.rng(gs, ge)
+			first = first.NextSibling()
+		} else {
+			b.st.GoalRange = b.st.IDRange
+		}
+		for n := first; n != nil; n = n.NextSibling() {
+			b.blocks = append(b.blocks, n)
+		}
+		builds = append(builds, b)
+	}
+	return builds
+}
+
+// explicitID reads an {#id} attribute at the end of src[start:end] into b
+// and returns the attribute's span (to leave out of the goal), or -1, -1.
+func (c *compilation) explicitID(b *stepBuild, start, end int) (int, int) {
+	for end > start && isSpace(c.src[end-1]) {
+		end--
+	}
+	if end-start < 3 || c.src[end-1] != '}' {
+		return -1, -1
+	}
+	open := strings.LastIndex(string(c.src[start:end]), "{#")
+	if open < 0 {
+		return -1, -1
+	}
+	open += start
+	id := string(c.src[open+2 : end-1])
+	idRange := c.idx.rng(open+2, end-1)
+	if id == "" {
+		idRange = c.idx.rng(open, end)
+	}
+	if c.checkID(id, idRange) {
+		b.st.ID = id
+		b.st.ExplicitID = true
+		b.st.IDRange = idRange
+	}
+	return open, end
+}
+
+// checkID reports an ID that is malformed or reserved.
+func (c *compilation) checkID(id string, r Range) bool {
+	if id == "" || len(id) > 64 || strings.IndexFunc(id, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-')
+	}) >= 0 {
+		c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-id",
+			Summary:    fmt.Sprintf("step ID %q is not valid: use 1-64 characters of A-Z, a-z, 0-9, _ and -", id),
+			Range:      r,
+			Suggestion: suggestID(id),
+		})
+		return false
+	}
+	if lower := strings.ToLower(id); lower == End || lower == Fail {
+		c.report(Diagnostic{Severity: SeverityError, Rule: "reserved-id",
+			Summary: fmt.Sprintf("step ID %q is reserved: %q and %q are the plan's terminals", id, End, Fail),
+			Detail:  "to end the plan after a step, write an edge such as \"on success: end\" instead",
+			Range:   r,
+		})
+		return false
+	}
+	return true
+}
+
+func suggestID(id string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range id {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+		} else {
+			dash = true
+		}
+	}
+	s := b.String()
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	if l := strings.ToLower(s); l == End || l == Fail {
+		return ""
+	}
+	return s
+}
+
+// finish checks IDs, reads annotations, resolves edges, fills defaults and
+// renders details, in that order: targets can name any step.
+func (c *compilation) finish(builds []*stepBuild) {
+	s := c.skill
+	ids := make(map[string]*stepBuild, len(builds))
+	numbers := make(map[int]*stepBuild, len(builds))
+	for _, b := range builds {
+		if b.st.ID == "" {
+			b.st.ID = strconv.Itoa(len(s.Steps) + 1)
+		}
+		if prev, dup := ids[b.st.ID]; dup {
+			c.report(Diagnostic{Severity: SeverityError, Rule: "duplicate-id",
+				Summary: fmt.Sprintf("step ID %q is used twice", b.st.ID),
+				Detail:  fmt.Sprintf("the first step with this ID is on line %d; give each step its own {#id}", prev.st.Line()),
+				Range:   b.st.IDRange,
+			})
+		} else {
+			ids[b.st.ID] = b
+		}
+		if _, dup := numbers[b.number]; !dup && b.number >= 0 {
+			numbers[b.number] = b
+		}
+		if b.st.Goal == "" {
+			c.report(Diagnostic{Severity: SeverityError, Rule: "empty-goal",
+				Summary: fmt.Sprintf("step %q has no goal", b.st.ID),
+				Detail:  "the step's first line says what it achieves, such as \"List ACAT transfers.\"",
+				Range:   b.st.GoalRange,
+			})
+		}
+		s.Steps = append(s.Steps, b.st)
+	}
+	s.Entry = s.Steps[0].ID
+	r := &resolver{ids: ids, numbers: numbers, builds: builds}
+	for _, b := range builds {
+		c.readAnnotations(b)
+	}
+	for i, b := range builds {
+		c.resolveEdges(r, b)
+		c.checkUnknownKeys(r, b)
+		if !b.st.Success.Explicit {
+			b.st.Success.Target = End
+			if i+1 < len(builds) {
+				b.st.Success.Target = builds[i+1].st.ID
+			}
+		}
+		if !b.st.Failure.Explicit {
+			b.st.Failure.Target = Fail
+		}
+		b.st.Detail = c.detail(b)
+	}
+}
+
+// detail renders a step's blocks without its annotation bullets.
+func (c *compilation) detail(b *stepBuild) string {
+	var parts []string
+	for _, n := range b.blocks {
+		var s string
+		if l, ok := n.(*ast.List); ok && !l.IsOrdered() {
+			s = c.renderList(l, b.consumed)
+		} else {
+			s = c.renderBlock(n)
+		}
+		if strings.TrimSpace(s) != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
