@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+
+	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/lint"
+)
+
+// CompileOptions are the flags and arguments of `skillc compile`.
+type CompileOptions struct {
+	IO      *IOStreams
+	File    string
+	Format  string
+	Output  string
+	MaxSize int64
+}
+
+var compileFormats = []string{"json", "yaml"}
+
+// NewCmdCompile builds `skillc compile`.
+func NewCmdCompile(ios *IOStreams, runF func(*CompileOptions) error) *cobra.Command {
+	opts := &CompileOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "compile FILE",
+		Short: "Compile a workflow skill into a plan template",
+		Long: `Compile one workflow skill into its plan template: the skill's steps in
+written order, each with its goal, recommended tools, and the two edges
+next_on_success and next_on_failure. The template is what make_plan accepts,
+so it can seed an agent's plan unchanged. Its JSON Schema is printed by
+` + "`skillc schema template`" + `.
+
+FILE is a markdown file, or a folder holding a SKILL.md. Diagnostics go to
+stderr as file:line:col: severity: message [rule]. When there are errors, or
+no steps at all, nothing is written and the exit code is 1; a file that
+cannot be read exits with 2. -o writes the file atomically: it is complete
+or untouched.`,
+		Example: `  # JSON on stdout
+  skillc compile skills/acat-reimbursement/SKILL.md
+
+  # YAML, to a file
+  skillc compile --format yaml -o acat.yaml skills/acat-reimbursement
+
+  # A write-up larger than 10 MiB
+  skillc compile --max-size 50000000 big/SKILL.md`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.File = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return compileRun(opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.Format, "format", "f", "json", "output format: "+strings.Join(compileFormats, ", "))
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write the template to `FILE` instead of stdout")
+	cmd.Flags().Int64Var(&opts.MaxSize, "max-size", compiler.DefaultMaxSize, "largest file accepted, in `bytes` (-1: no limit)")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(compileFormats, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func compileRun(opts *CompileOptions) error {
+	if opts.Format != "json" && opts.Format != "yaml" {
+		return usageError("unknown format %q: want %s", opts.Format, strings.Join(compileFormats, " or "))
+	}
+	if opts.MaxSize == 0 || opts.MaxSize < -1 {
+		return usageError("--max-size must be a positive number of bytes, or -1 for no limit; got %d", opts.MaxSize)
+	}
+	path := opts.File
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "SKILL.md")
+	}
+	s, diags, err := compiler.CompileFile(path, compiler.Options{MaxSize: opts.MaxSize})
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return usageError("no such file %q", path)
+		}
+		return usageError("cannot read %s: %v", path, err)
+	}
+	diags = checkSkill(s, diags)
+	sources := func(name string) []byte {
+		if name == s.Filename {
+			return s.Source
+		}
+		return nil
+	}
+	if err := lint.WriteText(opts.IO.ErrOut, diags, sources, lint.TextOptions{Color: opts.IO.ColorErr}); err != nil {
+		return err
+	}
+	if diags.HasErrors() {
+		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s: no template written: fix the errors above first\n", path)
+		return silentExit(exitFindings)
+	}
+	if len(s.Steps) == 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s: no template written: the skill has no steps (write them as a numbered list or as \"## Step 1: ...\" headings)\n", path)
+		return silentExit(exitFindings)
+	}
+	out, err := encodeTemplate(s.Template(), opts.Format)
+	if err != nil {
+		return err
+	}
+	if opts.Output == "" {
+		_, err := opts.IO.Out.Write(out)
+		return err
+	}
+	if err := writeFileAtomic(opts.Output, out); err != nil {
+		return usageError("write %s: %v", opts.Output, err)
+	}
+	return nil
+}
+
+// encodeTemplate prints a template as JSON (two-space indent) or YAML, each
+// ending in a newline.
+func encodeTemplate(t *compiler.Template, format string) ([]byte, error) {
+	var b bytes.Buffer
+	if format == "yaml" {
+		enc := yaml.NewEncoder(&b)
+		enc.SetIndent(2)
+		if err := enc.Encode(t); err != nil {
+			return nil, err
+		}
+		if err := enc.Close(); err != nil {
+			return nil, err
+		}
+		return b.Bytes(), nil
+	}
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(t); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// writeFileAtomic writes data to a temporary file beside path, then renames
+// it into place: path ends up with all of data or as it was.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	defer os.Remove(name) // a no-op once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(name, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(name, path)
+}
