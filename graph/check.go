@@ -169,11 +169,11 @@ func (g *Graph) checkUnreachable() compiler.Diagnostics {
 		st := g.skill.Steps[i]
 		var from []string
 		for _, p := range g.pred[i] {
-			if int(p) < g.steps() {
+			if int(p) < g.steps() && int(p) != i {
 				from = append(from, g.nodes[p])
 			}
 		}
-		detail := "no step leads to it"
+		detail := "no other step leads to it"
 		if len(from) > 0 {
 			detail = fmt.Sprintf("only steps the entry never reaches lead to it (%s)", strings.Join(from, ", "))
 		}

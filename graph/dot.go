@@ -65,7 +65,7 @@ func (g *Graph) DOT() []byte {
 	for _, e := range g.edges {
 		var attrs []string
 		if e.Label != "" {
-			attrs = append(attrs, "label="+dotQuote(e.Label))
+			attrs = append(attrs, "label="+dotLines(wrap(e.Label, wrapWidth)))
 		}
 		if e.Kind == compiler.Failure {
 			attrs = append(attrs, "style=dashed", "color="+dotQuote(colorFailure), "fontcolor="+dotQuote(colorFailure))
@@ -131,6 +131,25 @@ func dotQuote(s string) string {
 		default:
 			b.WriteRune(r)
 		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// dotLines quotes lines as one DOT string, each line centred (\n): the
+// escape is added after quoting so it is Graphviz's, not the author's.
+func dotLines(lines []string) string {
+	if len(lines) == 0 {
+		return `""`
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteString(`\n`)
+		}
+		q := dotQuote(l)
+		b.WriteString(q[1 : len(q)-1])
 	}
 	b.WriteByte('"')
 	return b.String()

@@ -70,7 +70,11 @@ func (g *Graph) Mermaid() []byte {
 		}
 		label := ""
 		if e.Label != "" {
-			label = "|\"" + mermaidEscape(e.Label) + "\"|"
+			lines := wrap(e.Label, wrapWidth)
+			for i := range lines {
+				lines[i] = mermaidEscape(lines[i])
+			}
+			label = "|\"" + strings.Join(lines, "<br/>") + "\"|"
 		}
 		fmt.Fprintf(&b, "    %s %s%s %s\n", name(g.index[e.From]), arrow, label, name(g.index[e.To]))
 		link++

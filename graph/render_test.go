@@ -80,7 +80,9 @@ func TestWrap(t *testing.T) {
 		{"short", []string{"short"}},
 		{"Already credited in this thread?", []string{"Already credited in this", "thread?"}},
 		{"exactly twenty-eight chars!!", []string{"exactly twenty-eight chars!!"}},
-		{"a " + strings.Repeat("x", 30) + " b", []string{"a", strings.Repeat("x", 28), "xx b"}},
+		{"a " + strings.Repeat("x", 30) + " b", []string{"a " + strings.Repeat("x", 26), "xxxx b"}},
+		{"twenty-one characters " + strings.Repeat("y", 30), []string{"twenty-one characters", strings.Repeat("y", 28), "yy"}},
+		{"tools: search_customer_relationship_management", []string{"tools: search_customer_relat", "ionship_management"}},
 		{strings.Repeat("é", 29), []string{strings.Repeat("é", 28), "é"}},
 	}
 	for _, tt := range tests {
