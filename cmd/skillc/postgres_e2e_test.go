@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -238,6 +239,151 @@ func pgE2EMust(t *testing.T, cs *mcp.ClientSession, tool string, args map[string
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestPostgresTwoServers: two replicas on one database act as one. A
+// conversation alternates between them through the ACAT flow, then 200
+// update_plan calls race over both, and every one of them lands.
+func TestPostgresTwoServers(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	bin := pgE2EBinary(t)
+	schema := pgtest.Schema(t, dsn)
+	storeDSN := pgtest.WithSearchPath(t, dsn, schema)
+	tokens := filepath.Join(t.TempDir(), "tokens")
+	if err := os.WriteFile(tokens, []byte("# test tokens\n"+pgE2ETokenAlice+" alice\n"+pgE2ETokenBob+" bob\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// Both start at once on an empty schema: they race to migrate it.
+	urls := make([]string, 2)
+	var wg sync.WaitGroup
+	for i := range urls {
+		wg.Go(func() { urls[i] = pgE2EServe(t, bin, storeDSN, tokens) })
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	if urls[0] == urls[1] {
+		t.Fatalf("both servers on %s", urls[0])
+	}
+
+	t.Run("ACATFlowAlternating", func(t *testing.T) {
+		a := pgE2EConnect(t, urls[0], pgE2ETokenAlice, "acat")
+		b := pgE2EConnect(t, urls[1], pgE2ETokenAlice, "acat")
+		steps := []struct {
+			cs         *mcp.ClientSession
+			tool       string
+			args       map[string]any
+			status     string
+			version    int64
+			stepStatus string
+		}{
+			{a, "make_plan", map[string]any{"skill": "acat-reimbursement"}, "active", 1,
+				"1:in_progress 2:pending 3:pending 4:pending"},
+			{b, "view_plan", nil, "active", 1,
+				"1:in_progress 2:pending 3:pending 4:pending"},
+			{a, "update_plan", map[string]any{"fail": []string{"1"}}, "active", 2,
+				"1:failed 2:in_progress 3:pending 4:pending"},
+			{b, "update_plan", map[string]any{"check": []string{"2"}}, "active", 3,
+				"1:failed 2:done 3:in_progress 4:pending"},
+			{a, "update_plan", map[string]any{"check": []string{"3"}}, "active", 4,
+				"1:failed 2:done 3:done 4:pending"},
+			{b, "close_plan", map[string]any{"note": "Transfer credited."}, "completed", 5,
+				"1:failed 2:done 3:done 4:pending"},
+			{a, "view_plan", nil, "completed", 5,
+				"1:failed 2:done 3:done 4:pending"},
+		}
+		for i, s := range steps {
+			p := pgE2EMust(t, s.cs, s.tool, s.args)
+			if p.Status != s.status || p.Version != s.version || p.statuses() != s.stepStatus {
+				t.Fatalf("call %d (%s): %s version %d [%s]; want %s version %d [%s]",
+					i+1, s.tool, p.Status, p.Version, p.statuses(), s.status, s.version, s.stepStatus)
+			}
+		}
+		// A closed plan refuses updates on either server.
+		for _, cs := range []*mcp.ClientSession{a, b} {
+			if _, err := pgE2ECall(context.Background(), cs, "update_plan", map[string]any{"uncheck": []string{"2"}}); err == nil {
+				t.Error("update_plan on a closed plan succeeded")
+			}
+		}
+		// Bob, in a conversation of the same name, sees no plan on either.
+		for _, url := range urls {
+			bob := pgE2EConnect(t, url, pgE2ETokenBob, "acat")
+			if p, err := pgE2ECall(context.Background(), bob, "view_plan", nil); err == nil {
+				t.Errorf("bob sees alice's plan on %s: %+v", url, p)
+			}
+		}
+	})
+
+	t.Run("ConcurrentUpdatesLoseNothing", func(t *testing.T) {
+		// 200 update_plan calls at once: 4 conversations with a 50-step
+		// plan each, every call checking a different step, sent
+		// alternately to the two servers. Nothing lost means exactly: each
+		// plan ends with all 50 steps done at version 51 (make + 50 writes).
+		const conversations, steps = 4, 50
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		sessions := make([][2]*mcp.ClientSession, conversations)
+		for c := range sessions {
+			conv := "race-" + strconv.Itoa(c)
+			for s := range 2 {
+				sessions[c][s] = pgE2EConnect(t, urls[s], pgE2ETokenAlice, conv)
+			}
+			stepArgs := make([]map[string]any, steps)
+			for i := range stepArgs {
+				stepArgs[i] = map[string]any{"goal": fmt.Sprintf("Do part %d.", i+1)}
+			}
+			p := pgE2EMust(t, sessions[c][c%2], "make_plan", map[string]any{"title": conv, "steps": stepArgs})
+			if p.Version != 1 || len(p.Steps) != steps {
+				t.Fatalf("make_plan: version %d, %d steps", p.Version, len(p.Steps))
+			}
+		}
+		start := make(chan struct{})
+		errs := make(chan error, conversations*steps)
+		var wg sync.WaitGroup
+		for c := range conversations {
+			for i := range steps {
+				cs := sessions[c][(c+i)%2]
+				wg.Go(func() {
+					<-start
+					if _, err := pgE2ECall(ctx, cs, "update_plan", map[string]any{"check": []string{strconv.Itoa(i + 1)}}); err != nil {
+						errs <- fmt.Errorf("conversation %d, check %d: %w", c, i+1, err)
+					}
+				})
+			}
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		for c := range conversations {
+			for s := range 2 {
+				p := pgE2EMust(t, sessions[c][s], "view_plan", nil)
+				if p.count("done") != steps || p.Version != steps+1 {
+					t.Errorf("conversation %d on server %d: %d of %d steps done, version %d; want all done at version %d",
+						c, s, p.count("done"), steps, p.Version, steps+1)
+				}
+			}
+		}
+		// The database agrees: one row per conversation, each at version 51.
+		conn, err := pgx.Connect(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		var rows, atVersion int
+		err = conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE version = $1) FROM `+
+			pgx.Identifier{schema, "plans"}.Sanitize()+` WHERE user_id = 'alice' AND session_id LIKE 'race-%'`, steps+1).Scan(&rows, &atVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows != conversations || atVersion != conversations {
+			t.Errorf("database: %d race rows, %d at version %d; want %d and %d", rows, atVersion, steps+1, conversations, conversations)
+		}
+	})
 }
 
 // TestPostgresStoreSpec: the store opener hands postgres:// and
