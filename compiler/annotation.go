@@ -105,11 +105,11 @@ func parseAnnotation(s string) (annotationSyntax, bool) {
 		}
 	}
 	a.keyStart = i
-	for i < len(s) && (isLetter(s[i]) || s[i] == ' ') {
+	for i < len(s) && (isLetter(s[i]) || s[i] == ' ' || s[i] == '\t') {
 		i++
 	}
 	a.keyEnd = i
-	for a.keyEnd > a.keyStart && s[a.keyEnd-1] == ' ' {
+	for a.keyEnd > a.keyStart && (s[a.keyEnd-1] == ' ' || s[a.keyEnd-1] == '\t') {
 		a.keyEnd--
 	}
 	if a.keyEnd == a.keyStart {
@@ -122,7 +122,7 @@ func parseAnnotation(s string) (annotationSyntax, bool) {
 		}
 	}
 	skipSpaces := func() {
-		for i < len(s) && s[i] == ' ' {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 			i++
 		}
 	}
@@ -307,23 +307,23 @@ type targetSyntax struct {
 func parseTarget(s string, i int) targetSyntax {
 	var t targetSyntax
 	skip := func() {
-		for i < len(s) && (s[i] == ' ' || s[i] == '`' || s[i] == '*' || s[i] == '_' && (i+1 >= len(s) || !isWordByte(s[i+1]))) {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '`' || s[i] == '*' || s[i] == '_' && (i+1 >= len(s) || !isWordByte(s[i+1]))) {
 			i++
 		}
 	}
 	skip()
 	lower := strings.ToLower(s[i:])
 	for _, p := range leadPhrases {
-		if strings.HasPrefix(lower, p) && (len(lower) == len(p) || lower[len(p)] == ' ') {
+		if strings.HasPrefix(lower, p) && (len(lower) == len(p) || lower[len(p)] == ' ' || lower[len(p)] == '\t') {
 			i += len(p)
 			t.lead = true
 			break
 		}
 	}
 	skip()
-	if len(s)-i > 5 && strings.EqualFold(s[i:i+4], "step") && s[i+4] == ' ' {
+	if len(s)-i > 5 && strings.EqualFold(s[i:i+4], "step") && (s[i+4] == ' ' || s[i+4] == '\t') {
 		j := i + 4
-		for j < len(s) && s[j] == ' ' {
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
 			j++
 		}
 		if j < len(s) && (isWordByte(s[j]) || s[j] == '#') {
@@ -344,7 +344,7 @@ func parseTarget(s string, i int) targetSyntax {
 	// A word ending in "-" was cut from a note: "end - x" has a space.
 	rest := s[i:]
 	rest = strings.TrimLeft(rest, "`*")
-	trimmed := strings.TrimLeft(rest, " ")
+	trimmed := strings.TrimLeft(rest, " \t")
 	t.note = strings.TrimSpace(strings.TrimLeft(trimmed, "-–—:,;.)( "))
 	if strings.HasPrefix(trimmed, "(") {
 		t.note = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(trimmed, "("), ")"))
@@ -458,7 +458,8 @@ func (c *compilation) reportUnknownTarget(r *resolver, b *stepBuild, pe pendingE
 		Detail:  "a target is a step's number or ID, end (done, complete, finish) or fail (abort, stop); steps here: " + r.idList(),
 		Range:   tr,
 	}
-	if c.suggestions < 64 {
+	// Numbers are not typos: "9" is not a near miss of "2".
+	if _, numeric := atoiSmall(t.word); !numeric && c.suggestions < 64 {
 		c.suggestions++
 		if s := r.nameSuggestion(t.word); s != "" {
 			d.Suggestion = s

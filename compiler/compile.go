@@ -56,13 +56,16 @@ type compilation struct {
 	// suggestions counts did-you-mean searches, which are capped so a file
 	// full of bad targets cannot make compiling quadratic.
 	suggestions int
+	// badField marks frontmatter fields already reported for their type,
+	// so they are not reported again as missing.
+	badField map[string]bool
 }
 
 // Compile reads one workflow skill. filename is used for positions and, for
 // a SKILL.md, to check the name against its folder. It always returns a
 // Skill (possibly with no steps) and the diagnostics found; it never panics.
 func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
-	c := &compilation{filename: filename}
+	c := &compilation{filename: filename, badField: map[string]bool{}}
 	base := 0
 	if bytes.HasPrefix(src, utf8BOM) {
 		// Byte offsets keep counting from the file's first byte, so a tool

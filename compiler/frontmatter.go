@@ -72,7 +72,9 @@ func (c *compilation) parseFrontmatter() int {
 		return bodyStart
 	}
 	root := &doc
-	if root.Kind == yaml.DocumentNode {
+	if root.Kind == 0 {
+		root = nil // an empty block: no fields at all
+	} else if root.Kind == yaml.DocumentNode {
 		if len(root.Content) == 0 {
 			root = nil
 		} else {
@@ -149,7 +151,11 @@ func countNodes(root *yaml.Node, limit int) (int, *yaml.Node) {
 			}
 			continue
 		}
-		stack = append(stack, n.Content...)
+		// Children go on in reverse so they come off in document order
+		// and the alias reported is the first one written.
+		for i := len(n.Content) - 1; i >= 0; i-- {
+			stack = append(stack, n.Content[i])
+		}
 	}
 	if firstAlias == nil {
 		firstAlias = root
@@ -193,6 +199,9 @@ func (c *compilation) nodeRange(n *yaml.Node) Range {
 	start := c.idx.offsetAt(line, n.Column)
 	_, lineEnd := c.idx.lineBounds(line)
 	end := lineEnd
+	if n.Kind == yaml.AliasNode && start+1+len(n.Value) <= lineEnd {
+		end = start + 1 + len(n.Value) // "*name"
+	}
 	if n.Kind == yaml.ScalarNode {
 		switch n.Style {
 		case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
@@ -268,6 +277,7 @@ func (c *compilation) readFields(fm *Frontmatter, m *yaml.Node) {
 func (c *compilation) scalarField(key string, keyRange Range, written, v *yaml.Node) Field {
 	f := Field{Set: true, KeyRange: keyRange, Range: c.nodeRange(written)}
 	if v.Kind != yaml.ScalarNode {
+		c.badField[key] = true
 		c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-frontmatter",
 			Summary: fmt.Sprintf("%q must be a string, not a %s", key, kindName(v)),
 			Range:   f.Range})
@@ -374,6 +384,7 @@ func (c *compilation) addRegistryTool(fm *Frontmatter, ref Ref) {
 func (c *compilation) checkFields(fm *Frontmatter) {
 	opening := c.idx.rng(0, 3)
 	switch {
+	case c.badField["name"]:
 	case !fm.Name.Set:
 		c.report(Diagnostic{Severity: SeverityError, Rule: "missing-name",
 			Summary:    "frontmatter has no \"name\"",
@@ -389,6 +400,7 @@ func (c *compilation) checkFields(fm *Frontmatter) {
 		c.checkName(fm.Name)
 	}
 	switch {
+	case c.badField["description"]:
 	case !fm.Description.Set:
 		c.report(Diagnostic{Severity: SeverityError, Rule: "missing-description",
 			Summary: "frontmatter has no \"description\"",

@@ -1,0 +1,163 @@
+package compiler_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/internal/golden"
+)
+
+const conformanceDir = "../testdata/compile"
+
+// conformanceInputs lists every .md under testdata/compile. Each clause of
+// FORMAT.md has at least one; X.md is checked against X.json (its template)
+// and X.diag (its diagnostics).
+func conformanceInputs(t testing.TB) []string {
+	var files []string
+	err := filepath.WalkDir(conformanceDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".md") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 30 {
+		t.Fatalf("found %d conformance inputs in %s", len(files), conformanceDir)
+	}
+	return files
+}
+
+// formatDiags prints diagnostics with their full ranges, so a golden file
+// pins where each one points.
+func formatDiags(ds compiler.Diagnostics) []byte {
+	var b bytes.Buffer
+	for _, d := range ds {
+		r := d.Range
+		fmt.Fprintf(&b, "%d:%d-%d:%d: %s: %s [%s]\n", r.Start.Line, r.Start.Column, r.End.Line, r.End.Column, d.Severity, d.Summary, d.Rule)
+		if d.Detail != "" {
+			fmt.Fprintf(&b, "\tdetail: %s\n", d.Detail)
+		}
+		if d.Suggestion != "" {
+			fmt.Fprintf(&b, "\tfix: %s\n", d.Suggestion)
+		}
+	}
+	return b.Bytes()
+}
+
+func templateJSON(t testing.TB, s *compiler.Skill) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s.Template()); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestConformance(t *testing.T) {
+	for _, in := range conformanceInputs(t) {
+		name := strings.TrimPrefix(filepath.ToSlash(in), conformanceDir+"/")
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, diags := compiler.Compile(in, src, compiler.Options{})
+			base := strings.TrimSuffix(in, ".md")
+			golden.Check(t, base+".json", templateJSON(t, s))
+			golden.Check(t, base+".diag", formatDiags(diags))
+		})
+	}
+}
+
+func templateSchema(t testing.TB) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(compiler.TemplateSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("template.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("template.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+// TestTemplateSchema validates every golden template of a skill that
+// compiles cleanly against the published schema. Templates of skills with
+// errors are never printed by `skillc compile`, so they are left out.
+func TestTemplateSchema(t *testing.T) {
+	sch := templateSchema(t)
+	checked := 0
+	for _, in := range conformanceInputs(t) {
+		base := strings.TrimSuffix(in, ".md")
+		diag, err := os.ReadFile(base + ".diag")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(diag, []byte(": error: ")) || bytes.Contains(diag, []byte("[no-steps]")) {
+			continue
+		}
+		data, err := os.ReadFile(base + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sch.Validate(v); err != nil {
+			t.Errorf("%s.json does not match the schema: %v", base, err)
+		}
+		checked++
+	}
+	if checked < 15 {
+		t.Errorf("validated only %d templates", checked)
+	}
+}
+
+// TestTemplateSchemaRejects makes sure the schema is not vacuous.
+func TestTemplateSchemaRejects(t *testing.T) {
+	sch := templateSchema(t)
+	good := `{"format":1,"skill":"s","title":"T","description":"","entry":"1","steps":[{"id":"1","goal":"g","recommended_tools":["a"],"next_on_success":"end","next_on_failure":"fail","success_label":"","failure_label":"","detail":"","line":3}]}`
+	tests := map[string]string{
+		"good":           good,
+		"format 2":       strings.Replace(good, `"format":1`, `"format":2`, 1),
+		"reserved id":    strings.Replace(good, `"id":"1"`, `"id":"END"`, 1),
+		"bad tool":       strings.Replace(good, `["a"]`, `["a b"]`, 1),
+		"duplicate tool": strings.Replace(good, `["a"]`, `["a","a"]`, 1),
+		"no steps":       `{"format":1,"skill":"s","title":"T","description":"","entry":"1","steps":[]}`,
+		"extra field":    strings.Replace(good, `"line":3`, `"line":3,"x":1`, 1),
+		"missing goal":   strings.Replace(good, `"goal":"g",`, ``, 1),
+	}
+	for name, doc := range tests {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = sch.Validate(v)
+		if (name == "good") != (err == nil) {
+			t.Errorf("%s: validate = %v", name, err)
+		}
+	}
+}
