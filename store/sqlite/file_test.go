@@ -253,3 +253,36 @@ func crashChild(path string) {
 		w.Flush()
 	}
 }
+
+// TestStaleCache: each store remembers the last plan it saw, and another
+// process's writes must still win. Store a makes and caches a plan; b
+// closes it; a's update must see the close. Then b makes a new plan while
+// a still remembers the closed one; a's update must land on the new plan.
+func TestStaleCache(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "plans.db")
+	a, b := open(t, path), open(t, path)
+	ctx := context.Background()
+	key := store.Key{User: "u", Session: "s"}
+	pa, pb := &store.Planner{Store: a}, &store.Planner{Store: b}
+	in := plan.MakeInput{Title: "first", Steps: []plan.StepInput{{Goal: "a"}, {Goal: "b"}}}
+	if _, err := pa.Make(ctx, key, in); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pb.Close(ctx, key, "closed elsewhere", plan.StatusCancelled, plan.Changes{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pa.Update(ctx, key, plan.Changes{Check: []string{"1"}}); plan.ErrorCode(err) != plan.CodeClosed {
+		t.Fatalf("update through a stale cache of an active plan: %v, want plan_closed", err)
+	}
+	in.Title = "second"
+	if _, err := pb.Make(ctx, key, in); err != nil {
+		t.Fatal(err)
+	}
+	r, err := pa.Update(ctx, key, plan.Changes{Check: []string{"1"}})
+	if err != nil || r.Plan.Title != "second" || r.Plan.Version != 4 {
+		t.Fatalf("update through a stale cache of a closed plan: %+v, %v", r, err)
+	}
+	if got, err := b.Load(ctx, key); err != nil || got.Step("1").Status != plan.StepDone || got.Version != 4 {
+		t.Fatalf("b reads %+v, %v", got, err)
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
@@ -43,14 +44,18 @@ const sweepBatch = 1000
 // migrations are applied in order; PRAGMA user_version counts how many a
 // file has had. Append, never edit.
 var migrations = []string{
+	// A rowid table rather than WITHOUT ROWID: a plan's JSON (1-2 KB for a
+	// typical plan) then fits in its leaf page instead of spilling into
+	// overflow pages, so an update writes fewer pages to the WAL.
 	`CREATE TABLE plans (
+		id         INTEGER PRIMARY KEY,
 		user_id    TEXT    NOT NULL,
 		session_id TEXT    NOT NULL,
 		version    INTEGER NOT NULL,
 		expires_at INTEGER NOT NULL, -- Unix nanoseconds
 		plan       TEXT    NOT NULL, -- the plan as JSON
-		PRIMARY KEY (user_id, session_id)
-	) WITHOUT ROWID;
+		UNIQUE (user_id, session_id)
+	);
 	CREATE INDEX plans_expires_at ON plans (expires_at);`,
 }
 
@@ -63,9 +68,46 @@ type Store struct {
 	write *sql.DB
 
 	load, insert, update *sql.Stmt
+
+	// cache holds the last plan this process read or wrote per session,
+	// decoded. A (version, expires_at) pair names one write of one plan
+	// (a new plan after expiry gets a later expires_at), so when the row
+	// still has the cached pair Load skips fetching and decoding the JSON,
+	// which is most of what a read costs. Other processes' writes change
+	// the version and are read in full.
+	mu    sync.Mutex
+	cache map[store.Key]cached
 }
 
-var _ store.Store = (*Store)(nil)
+type cached struct {
+	version, expires int64
+	plan             *plan.Plan
+}
+
+// maxCached bounds the cache; past it the cache starts over, which costs
+// one full read per session.
+const maxCached = 4096
+
+func (s *Store) remember(key store.Key, p *plan.Plan, expires int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.cache) >= maxCached {
+		clear(s.cache)
+	}
+	s.cache[key] = cached{version: p.Version, expires: expires, plan: p}
+}
+
+func (s *Store) cached(key store.Key) (cached, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.cache[key]
+	return c, ok
+}
+
+var (
+	_ store.Store  = (*Store)(nil)
+	_ store.Peeker = (*Store)(nil)
+)
 
 // DefaultPath is $XDG_STATE_HOME/skillc/plans.db, or
 // ~/.local/state/skillc/plans.db when XDG_STATE_HOME is unset (the XDG
@@ -102,7 +144,7 @@ func Open(ctx context.Context, path string, opts store.Options) (*Store, error) 
 	}
 	f.Close()
 
-	s := &Store{opts: opts.WithDefaults(), path: abs}
+	s := &Store{opts: opts.WithDefaults(), path: abs, cache: make(map[store.Key]cached)}
 	base := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?" + url.Values{
 		"_pragma": {
 			fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()),
@@ -172,7 +214,8 @@ func (s *Store) migrate(ctx context.Context) error {
 func (s *Store) prepare(ctx context.Context) error {
 	var err error
 	if s.load, err = s.read.PrepareContext(ctx,
-		`SELECT version, expires_at, plan FROM plans WHERE user_id = ? AND session_id = ? AND expires_at > ?`); err != nil {
+		`SELECT version, expires_at, CASE WHEN version = ?4 AND expires_at = ?5 THEN NULL ELSE plan END
+		 FROM plans WHERE user_id = ?1 AND session_id = ?2 AND expires_at > ?3`); err != nil {
 		return err
 	}
 	// expect 0: there must be no live plan; an expired row counts as none.
@@ -191,18 +234,36 @@ func (s *Store) prepare(ctx context.Context) error {
 	return nil
 }
 
+// Peek implements store.Peeker: the plan this process last read or wrote
+// for key, unless it has expired by the clock. Save's version check
+// guards against it being stale.
+func (s *Store) Peek(key store.Key) (*plan.Plan, bool) {
+	c, ok := s.cached(key)
+	if !ok || c.expires <= s.opts.Now().UnixNano() {
+		return nil, false
+	}
+	return c.plan.Clone(), true
+}
+
 // Load implements store.Store.
 func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 	var (
 		version, expires int64
 		data             []byte
 	)
-	err := s.load.QueryRowContext(ctx, key.User, key.Session, s.opts.Now().UnixNano()).Scan(&version, &expires, &data)
+	c, hit := s.cached(key)
+	if !hit {
+		c.version = -1
+	}
+	err := s.load.QueryRowContext(ctx, key.User, key.Session, s.opts.Now().UnixNano(), c.version, c.expires).Scan(&version, &expires, &data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, store.ErrNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load plan: %w", err)
+	}
+	if data == nil && hit && version == c.version && expires == c.expires {
+		return c.plan.Clone(), nil
 	}
 	p := new(plan.Plan)
 	if err := json.Unmarshal(data, p); err != nil {
@@ -211,6 +272,7 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 	// The columns are the truth; the JSON copy is for people reading the file.
 	p.Version = version
 	p.ExpiresAt = time.Unix(0, expires).UTC()
+	s.remember(key, p.Clone(), expires)
 	return p, nil
 }
 
@@ -241,6 +303,7 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect in
 		return store.ErrConflict
 	}
 	p.Version, p.ExpiresAt = c.Version, c.ExpiresAt
+	s.remember(key, p.Clone(), c.ExpiresAt.UnixNano())
 	return nil
 }
 
@@ -251,8 +314,7 @@ func (s *Store) Sweep(ctx context.Context) (int, error) {
 	total := 0
 	for {
 		res, err := s.write.ExecContext(ctx,
-			`DELETE FROM plans WHERE (user_id, session_id) IN
-			 (SELECT user_id, session_id FROM plans WHERE expires_at <= ? LIMIT ?)`, now, sweepBatch)
+			`DELETE FROM plans WHERE id IN (SELECT id FROM plans WHERE expires_at <= ? LIMIT ?)`, now, sweepBatch)
 		if err != nil {
 			return total, fmt.Errorf("sweep: %w", err)
 		}

@@ -273,6 +273,10 @@ func Run(t *testing.T, open Opener) {
 		if _, err := e.pl.View(e.ctx, alice); plan.ErrorCode(err) != plan.CodeNoPlan {
 			t.Fatalf("view after expiry: %v, want no_plan", err)
 		}
+		if _, err := e.pl.Update(e.ctx, alice, plan.Changes{Check: []string{"2"}}); plan.ErrorCode(err) != plan.CodeNoPlan {
+			t.Fatalf("update after expiry: %v, want no_plan", err)
+		}
+		e.wantNotFound(alice)
 	})
 
 	t.Run("Sweep", func(t *testing.T) {
