@@ -92,16 +92,20 @@ func graphRun(opts *GraphOptions) error {
 		return usageError("unknown format %q: want %s", opts.Format, strings.Join(graphFormats, ", "))
 	}
 
-	filename, src, err := graphReadSkill(opts.File)
+	path := opts.File
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "SKILL.md")
+	}
+	s, diags, err := compiler.CompileFile(path, compiler.Options{})
 	if err != nil {
-		return usageError("%v", err)
+		if errors.Is(err, os.ErrNotExist) {
+			return usageError("no such file %q", path)
+		}
+		return usageError("cannot read %s: %v", path, err)
 	}
-	s, diags := compiler.Compile(filename, src, compiler.Options{})
+	// The same diagnostics `skillc compile` prints, graph checks included.
+	diags = checkSkill(s, diags)
 	g, gerr := graph.New(s)
-	if gerr == nil {
-		diags = append(diags, g.Check()...)
-	}
-	diags.Sort()
 	sources := func(name string) []byte {
 		if name == s.Filename {
 			return s.Source
@@ -115,8 +119,12 @@ func graphRun(opts *GraphOptions) error {
 	// Without steps there is nothing to draw; with a duplicate ID or an
 	// edge to an unknown step, a drawing would show a graph the author did
 	// not write. The diagnostics above say why.
-	if gerr != nil || len(s.Steps) == 0 || graphHasRule(diags, "unknown-target") {
-		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s: no graph drawn: fix the errors above first\n", filename)
+	if len(s.Steps) == 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s: no graph drawn: the skill has no steps (write them as a numbered list or as \"## Step 1: ...\" headings)\n", path)
+		return silentExit(exitFindings)
+	}
+	if gerr != nil || graphHasRule(diags, "unknown-target") {
+		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s: no graph drawn: fix the errors above first\n", path)
 		return silentExit(exitFindings)
 	}
 
@@ -148,27 +156,6 @@ func graphRun(opts *GraphOptions) error {
 		return silentExit(exitFindings)
 	}
 	return nil
-}
-
-// graphReadSkill reads FILE, or FOLDER/SKILL.md, reading at most one byte
-// more than the compiler accepts so a huge file is reported, not loaded.
-func graphReadSkill(path string) (string, []byte, error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "SKILL.md")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return path, nil, fmt.Errorf("no such file %q", path)
-		}
-		return path, nil, err
-	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, compiler.DefaultMaxSize+1))
-	if err != nil {
-		return path, nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return path, src, nil
 }
 
 func graphHasRule(diags compiler.Diagnostics, rule string) bool {
