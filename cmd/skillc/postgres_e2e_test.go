@@ -69,9 +69,9 @@ var pgE2EServing = regexp.MustCompile(`serving MCP on (http://\S+)`)
 // pgE2EServe starts `skillc serve --http` on a free loopback port and
 // returns its endpoint URL once it accepts connections. The server gets
 // SIGTERM when the test ends and must exit cleanly.
-func pgE2EServe(t *testing.T, bin, storeDSN, tokens string) string {
+func pgE2EServe(t *testing.T, bin, storeDSN, tokens string, extra ...string) string {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--http", "127.0.0.1:0", "--tokens", tokens, "--store", storeDSN)
+	cmd := exec.Command(bin, append([]string{"serve", "--http", "127.0.0.1:0", "--tokens", tokens, "--store", storeDSN}, extra...)...)
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "SKILLC_USER=") && !strings.HasPrefix(kv, "SKILLC_SESSION=") {
@@ -254,12 +254,13 @@ func TestPostgresTwoServers(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Both start at once on an empty schema: they race to migrate it.
+	// Both start at once on an empty schema: they race to migrate it. The
+	// second runs --stateless, as replicas behind a load balancer do; the
+	// conversation header ties calls to both together.
 	urls := make([]string, 2)
 	var wg sync.WaitGroup
-	for i := range urls {
-		wg.Go(func() { urls[i] = pgE2EServe(t, bin, storeDSN, tokens) })
-	}
+	wg.Go(func() { urls[0] = pgE2EServe(t, bin, storeDSN, tokens) })
+	wg.Go(func() { urls[1] = pgE2EServe(t, bin, storeDSN, tokens, "--stateless") })
 	wg.Wait()
 	if t.Failed() {
 		t.FailNow()
