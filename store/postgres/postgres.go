@@ -61,7 +61,8 @@ type Options struct {
 	// this interval until Close. 0: no background sweeper; call Sweep.
 	SweepEvery time.Duration
 	// SweepBatch is the most rows one DELETE removes (default
-	// DefaultSweepBatch); Sweep repeats until no expired row is left.
+	// DefaultSweepBatch); Sweep repeats until a batch comes back short.
+	// Rows another session has locked are skipped, left for the next sweep.
 	SweepBatch int
 	// Logger receives background sweeper failures (default: discarded).
 	Logger *slog.Logger
