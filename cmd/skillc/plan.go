@@ -387,11 +387,14 @@ func planSkillTemplate(opts *PlanMakeOptions) (*compiler.Template, error) {
 		diags compiler.Diagnostics
 	)
 	if planLooksLikeFile(opts.Skill) {
-		file, data, err := planReadSkillFile(opts.Skill)
-		if err != nil {
+		path := opts.Skill
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			path = filepath.Join(path, "SKILL.md")
+		}
+		var err error
+		if s, diags, err = compiler.CompileFile(path, compiler.Options{}); err != nil {
 			return nil, usageError("%v", err)
 		}
-		s, diags = compiler.Compile(file, data, compiler.Options{})
 	} else {
 		data, file, err := skills.Find(opts.Skill, opts.SkillDirs)
 		if err != nil {
@@ -414,28 +417,6 @@ func planSkillTemplate(opts *PlanMakeOptions) (*compiler.Template, error) {
 	src := func(string) []byte { return s.Source }
 	_ = lint.WriteText(opts.IO.ErrOut, errs, src, lint.TextOptions{Color: opts.IO.ColorErr})
 	return nil, &exitError{code: exitFindings, err: fmt.Errorf("skill %q has %d error(s): fix them (skillc lint) before making a plan from it", s.Name, len(errs))}
-}
-
-// planReadSkillFile reads a skill named by path (a folder means its
-// SKILL.md), at most one byte past the size limit so the compiler can
-// report file-too-large without the whole file in memory.
-func planReadSkillFile(path string) (string, []byte, error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "SKILL.md")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return path, nil, fmt.Errorf("no such skill file %q", path)
-		}
-		return path, nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, compiler.DefaultMaxSize+1))
-	if err != nil {
-		return path, nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return path, data, nil
 }
 
 // planLooksLikeFile tells a path from a skill name: names have no

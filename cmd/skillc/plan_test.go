@@ -113,6 +113,9 @@ type planCLI struct {
 	t      *testing.T
 	store  string
 	script strings.Builder
+	// hideOut leaves stdout out of the transcript (JSON with times and
+	// random IDs, checked in code instead).
+	hideOut bool
 }
 
 func newPlanCLI(t *testing.T) *planCLI {
@@ -130,7 +133,11 @@ func (c *planCLI) run(stdin string, args ...string) (stdout, stderr string, code
 		full = append(full, "--store", c.store)
 	}
 	code = run(full, io)
-	fmt.Fprintf(&c.script, "$ skillc plan %s\n%s", strings.Join(args, " "), out.String())
+	shown := out.String()
+	if c.hideOut {
+		shown = "(stdout checked in the test)\n"
+	}
+	fmt.Fprintf(&c.script, "$ skillc plan %s\n%s", strings.Join(args, " "), shown)
 	if errOut.Len() > 0 {
 		fmt.Fprintf(&c.script, "[stderr]\n%s", errOut.String())
 	}
@@ -172,7 +179,9 @@ func TestPlanACATFlow(t *testing.T) {
 	}
 	// A closed plan takes no more changes, and the refusal changes nothing.
 	c.refused(1, `is already completed and takes no more changes`, append([]string{"update", "--check", "4"}, s...)...)
+	c.hideOut = true
 	js := c.must(append([]string{"view", "--json"}, s...)...)
+	c.hideOut = false
 	var p plan.Plan
 	if err := json.Unmarshal([]byte(js), &p); err != nil {
 		t.Fatal(err)
