@@ -18,17 +18,20 @@ func generated(n int) []byte {
 	b.Grow(n * 80)
 	fmt.Fprintf(&b, "---\nname: generated\ndescription: A generated skill of %d steps for benchmarks.\n---\n# Generated\n\n## Steps\n\n", n)
 	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "%d. Do the work of step %d.\n", i, i)
+		marker := fmt.Sprintf("%d. ", i)
+		// A bullet belongs to the item when indented to the item's text.
+		in := strings.Repeat(" ", len(marker))
+		fmt.Fprintf(&b, "%sDo the work of step %d.\n", marker, i)
 		if i%3 != 0 {
-			fmt.Fprintf(&b, "   - tools: tool_%d\n", i%17)
+			fmt.Fprintf(&b, "%s- tools: tool_%d\n", in, i%17)
 		}
 		switch {
 		case i%7 == 0 && i+2 <= n:
-			fmt.Fprintf(&b, "   - yes (one record): %d\n   - no (many): %d\n", i+2, i+1)
+			fmt.Fprintf(&b, "%s- yes (one record): %d\n%s- no (many): %d\n", in, i+2, in, i+1)
 		case i%5 == 0 && i+3 <= n:
-			fmt.Fprintf(&b, "   - on failure: %d\n", i+3)
+			fmt.Fprintf(&b, "%s- on failure: %d\n", in, i+3)
 		case i%13 == 0:
-			b.WriteString("   - on failure: fail\n")
+			fmt.Fprintf(&b, "%s- on failure: fail\n", in)
 		}
 	}
 	return []byte(b.String())
