@@ -251,3 +251,44 @@ func TestPlanStepsAndErrors(t *testing.T) {
 	golden.Check(t, filepath.Join("..", "..", "testdata", "plan", "cli-errors.txt"),
 		[]byte(strings.ReplaceAll(c.script.String(), dir, "DIR")))
 }
+
+func TestPlanMakeFromSkillFiles(t *testing.T) {
+	c := newPlanCLI(t)
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	s := []string{"--user", "ana", "--session", "s1"}
+	with := func(args ...string) []string { return append(args, s...) }
+
+	broken := write("broken.md", "# Broken\n\n1. Look it up.\n   - on failure: 7\n2. Answer.\n")
+	out, errOut, code := c.run("", with("make", "--skill", broken)...)
+	if code != 1 || out != "" || !strings.Contains(errOut, "broken.md:4:") || !strings.Contains(errOut, "[unknown-target]") ||
+		!strings.Contains(errOut, `skill "broken" has 1 error(s)`) {
+		t.Fatalf("make from a broken skill: exit %d\n%s%s", code, out, errOut)
+	}
+	loop := write("loop/SKILL.md", "---\nname: loop\ndescription: d\n---\n# Loop\n\n1. Try.\n   - on failure: 2\n2. Retry.\n   - on failure: 1\n")
+	c.refused(1, `skill "loop" has`, with("make", "--skill", filepath.Dir(loop))...)
+	c.refused(2, "no such file or directory", with("make", "--skill", filepath.Join(dir, "missing.md"))...)
+	c.refused(1, "there is no plan in this session", with("view")...)
+
+	// A folder given with --skills wins over the shipped skill of that name.
+	write("team/acat-reimbursement/SKILL.md", "---\nname: acat-reimbursement\ndescription: Team version.\n---\n# Team ACAT\n\n1. Ask the desk.\n   - tools: ask_desk\n")
+	out = c.must(with("make", "--skill", "acat-reimbursement", "--skills", filepath.Join(dir, "team"))...)
+	if !strings.HasPrefix(out, "Team ACAT · active · 0/1 done\n") {
+		t.Fatalf("--skills override:\n%s", out)
+	}
+	out = c.must(with("make", "--skill", write("plain.md", "# Plain write-up\n\nSteps:\n\n1. One.\n2. Two.\n"), "--title", "Renamed")...)
+	if !strings.Contains(out, "Renamed · active · 0/2 done\n") || !strings.Contains(out, `the active plan "Team ACAT" was closed`) {
+		t.Fatalf("make from a plain file:\n%s", out)
+	}
+	golden.Check(t, filepath.Join("..", "..", "testdata", "plan", "cli-skill-files.txt"),
+		[]byte(strings.ReplaceAll(c.script.String(), dir, "DIR")))
+}
