@@ -336,6 +336,10 @@ func planMakeRun(opts *PlanMakeOptions) error {
 	if err != nil {
 		return planError(err)
 	}
+	// No process of the CLI lives long enough to run a sweeper, so making
+	// a plan clears the expired ones. It is one indexed DELETE; a failure
+	// only leaves rows that are never read anyway.
+	_, _ = pl.Store.Sweep(opts.Ctx)
 	return opts.print(r)
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -291,4 +292,40 @@ func TestPlanMakeFromSkillFiles(t *testing.T) {
 	}
 	golden.Check(t, filepath.Join("..", "..", "testdata", "plan", "cli-skill-files.txt"),
 		[]byte(strings.ReplaceAll(c.script.String(), dir, "DIR")))
+}
+
+// TestPlanMakeSweeps: the CLI has no long-lived process to sweep, so make
+// clears expired plans.
+func TestPlanMakeSweeps(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "plans.db")
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	steps := filepath.Join(t.TempDir(), "steps.json")
+	if err := os.WriteFile(steps, []byte(`{"title": "t", "steps": [{"goal": "a"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mk := func(session string) {
+		t.Helper()
+		io := &IOStreams{In: strings.NewReader(""), Out: new(bytes.Buffer), ErrOut: new(bytes.Buffer)}
+		opts := &PlanMakeOptions{PlanOptions: &PlanOptions{IO: io, Store: "sqlite:" + path, User: "u", Session: session,
+			TTL: time.Hour, Now: func() time.Time { return now }}, StepsFile: steps}
+		if err := opts.resolve(); err != nil {
+			t.Fatal(err)
+		}
+		if err := planMakeRun(opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("a")
+	mk("b")
+	now = now.Add(2 * time.Hour)
+	mk("c")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var sessions string
+	if err := db.QueryRow("SELECT group_concat(session_id) FROM plans").Scan(&sessions); err != nil || sessions != "c" {
+		t.Fatalf("sessions left after make: %q, %v; want only c", sessions, err)
+	}
 }
