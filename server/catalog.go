@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/skills"
 )
 
@@ -122,6 +123,11 @@ func compileSkill(file string, src []byte, folder string) (out *Skill) {
 		}
 	}()
 	sk, diags := compiler.Compile(file, src, compiler.Options{})
+	if !diags.HasErrors() {
+		// A skill whose graph loops or strands steps would seed a plan
+		// that cannot be followed: refuse it as `skillc compile` does.
+		diags = append(diags, graph.Check(sk)...)
+	}
 	if sk != nil {
 		if sk.Name != "" {
 			out.Name = sk.Name

@@ -123,7 +123,6 @@ func (s *Server) addTools() {
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name: "update_plan", Title: "Update the plan", Description: updatePlanDesc,
 		InputSchema: inputSchema[UpdatePlanArgs](nil), OutputSchema: outputSchema(),
-		Annotations: &mcp.ToolAnnotations{IdempotentHint: true},
 	}, guard(s, "update_plan", s.updatePlan))
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name: "close_plan", Title: "Close the plan", Description: closePlanDesc,
