@@ -15,7 +15,8 @@ import (
 //   - Its body (outside code blocks and HTML comments) has a heading that
 //     mentions "when" or "use case(s)" or "trigger(s)".
 //   - Its body has a sentence like "Use this when...", "Use it if...",
-//     "Use for...", or one that opens with "When/Whenever/If the user...".
+//     "Use for...", "To <do something>, use this skill.", or one that
+//     opens with "When/Whenever/If the user...".
 //
 // It is info, not a warning: the check reads English with a heuristic, so
 // it must never fail a build on its own; an author can confirm it in a
@@ -30,8 +31,9 @@ at least the body) should say when the skill applies, not only what it does.
 The check is a heuristic: the description has a condition word (when,
 whenever, if, before, after, once, "use for", "use it to"), or the body has a
 heading about when to use it ("When to use", "Use cases", "Triggers"), or a
-sentence such as "Use this when ..." or "When the user asks ...". It is info
-because a heuristic should not fail a build.
+sentence such as "Use this when ...", "To style slides, use this skill." or
+"When the user asks ...". It is info because a heuristic should not fail a
+build.
 
 Bad:
     description: Checks ACAT transfers.
@@ -44,7 +46,7 @@ Good:
 var (
 	whenInDescription = regexp.MustCompile(`(?i)\b(when|whenever|if|before|after|once)\b|\buse[sd]?\s+(it\s+|this\s+|this skill\s+)?(for|to)\b`)
 	whenHeading       = regexp.MustCompile(`(?i)^\s{0,3}#{1,6}\s.*\b(when|use cases?|triggers?)\b`)
-	whenSentence      = regexp.MustCompile(`(?i)\b(use|invoke|apply|load)\s+(it|this|this skill|the skill|me)?\s*(when|whenever|if|for)\b|(^|[.!?:]\s+|\*\*)(when|whenever|if)\s+(the\s+|a\s+|an\s+)?(user|you|customer|someone|agent|asked)\b`)
+	whenSentence      = regexp.MustCompile(`(?i)\b(use|invoke|apply|load)\s+(it|this|this skill|the skill|me)?\s*(when|whenever|if|for)\b|(^|[.!?:]\s+|\*\*)(when|whenever|if)\s+(the\s+|a\s+|an\s+)?(user|you|customer|someone|agent|asked)\b|(^|[.!?]\s+)to\s+[^.!?]{1,160},\s*use\s+(it|this|this skill|the skill)\b`)
 )
 
 func runMissingWhenToUse(p *Pass) {
@@ -71,10 +73,14 @@ func runMissingWhenToUse(p *Pass) {
 	default:
 		r = p.RangeOf(0, firstLineEnd(src))
 	}
+	suggestion := "end the description with \"Use when ...\""
+	if s.Frontmatter == nil {
+		suggestion = "add frontmatter whose description says \"Use when ...\", or a \"## When to use\" section"
+	}
 	p.Report(compiler.Diagnostic{
 		Range:      r,
 		Summary:    "the skill does not say when to use it",
 		Detail:     "an agent chooses a skill by its description: say when it applies",
-		Suggestion: "end the description with \"Use when ...\"",
+		Suggestion: suggestion,
 	})
 }

@@ -23,8 +23,9 @@ The rule reports the phrase when the step has no explicit edge of that kind and
 suggests the annotation. A sentence about failing (fail, error, otherwise,
 else, not) or going back becomes a failure edge; others a success edge; "stop"
 or "abort" after a failure condition becomes "on failure: fail". Only targets
-that name a step of the skill are reported. It is info: prose is a hint, and
-the default edges may already do what the text says.
+that name a step of the skill are reported. Going back to an earlier step is
+reported without a suggestion: a plan cannot loop (see cycle). It is info:
+prose is a hint, and the default edges may already do what the text says.
 
 Bad:
     1. Run the tests.
@@ -42,8 +43,10 @@ Good:
 var (
 	// proseGoto is a movement verb, "to", and a target.
 	proseGoto = regexp.MustCompile(`(?i)\b(continue|proceed|go|jump|skip|return|move|loop|come|head)\s+(?:straight\s+|directly\s+|back\s+|on\s+|forward\s+)?(?:to|with|at)\s+(?:the\s+)?(step\s+|phase\s+|#)?([A-Za-z0-9_-]+)`)
-	// proseStop is "stop" or "abort" not negated.
-	proseStop = regexp.MustCompile(`(?i)\b(stop|abort)\b`)
+	// proseStop is "stop" or "abort" as a verb that ends its clause ("and
+	// stop.", "stop, leave the branch"), so the noun in "abort tests" is
+	// not taken for it.
+	proseStop = regexp.MustCompile(`(?i)\b(stop|abort)\b\s*(?:[.,;:!?)\x{2014}\x{2013}-]|$)`)
 	// failureCue marks a clause about the failure path.
 	failureCue = regexp.MustCompile(`(?i)\b(fail\w*|error\w*|otherwise|else|not|no|cannot|can't|doesn't|don't|isn't|won't|declines?|wrong|broken|red)\b`)
 	negated    = regexp.MustCompile(`(?i)\b(don't|do not|never|not|without|cannot|can't)\s+$`)
@@ -102,7 +105,8 @@ func proseBranchSentence(p *Pass, st *compiler.Step, sentence string, base int) 
 		if negated.MatchString(sentence[:m[0]]) || !failureCue.MatchString(sentence[:m[0]]) {
 			continue
 		}
-		reportProseBranch(p, st, compiler.Failure, compiler.Fail, base+m[0], base+m[1])
+		end := m[0] + len(strings.TrimRight(strings.ToLower(sentence[m[0]:m[1]]), " \t.,;:!?)\u2014\u2013-"))
+		reportProseBranch(p, st, compiler.Failure, compiler.Fail, base+m[0], base+end)
 	}
 }
 
@@ -131,8 +135,28 @@ func reportProseBranch(p *Pass, st *compiler.Step, kind compiler.EdgeKind, targe
 		Summary:    fmt.Sprintf("step %q says where to go in prose; skillc follows only annotations", st.ID),
 		Suggestion: fmt.Sprintf("- %s: %s", key, target),
 	}
-	if edge.Target == target {
+	switch {
+	case isEarlier(p.Skill, target, st.ID):
+		// Going back is a loop, which a plan cannot run (rule cycle):
+		// suggesting the edge would trade this hint for an error.
+		d.Summary = fmt.Sprintf("step %q says in prose to go back to step %q; a plan cannot loop", st.ID, target)
+		d.Detail = "write the retry as a new step after this one and point the edge there, or end with fail"
+		d.Suggestion = ""
+	case edge.Target == target:
 		d.Detail = "the default edge already goes there; an annotation makes it explicit"
 	}
 	p.Report(d)
+}
+
+// isEarlier reports whether step target is written at or before step id.
+func isEarlier(s *compiler.Skill, target, id string) bool {
+	for _, st := range s.Steps {
+		switch st.ID {
+		case target:
+			return true
+		case id:
+			return false
+		}
+	}
+	return false
 }

@@ -41,10 +41,10 @@ func runQuestionWithoutBranch(p *Pass) {
 			if i+1 < len(p.Skill.Steps) {
 				next = p.Skill.Steps[i+1].ID
 			}
-			missing = append(missing, "- yes: "+next)
+			missing = append(missing, "`- yes: "+next+"`")
 		}
 		if !st.Failure.Explicit {
-			missing = append(missing, "- no: fail")
+			missing = append(missing, "`- no: fail`")
 		}
 		r := st.GoalRange
 		if r.IsZero() {
@@ -54,7 +54,7 @@ func runQuestionWithoutBranch(p *Pass) {
 			Range:      r,
 			Summary:    fmt.Sprintf("step %q asks a question but does not say where each answer goes", st.ID),
 			Detail:     "without explicit edges, yes goes to the next step and no fails the plan",
-			Suggestion: "add " + strings.Join(missing, " and ") + " (with the right targets)",
+			Suggestion: "add " + strings.Join(missing, " and ") + ", with the targets you mean",
 		})
 	}
 }

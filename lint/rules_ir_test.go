@@ -101,8 +101,8 @@ func TestQuestionAndGoalIR(t *testing.T) {
 		{ID: "3", Goal: "Is it `x`?"},
 		{ID: "4", Goal: "Done. " + strings.Repeat("é", 120)},
 	}}
-	want := `step "2" asks a question but does not say where each answer goes => add - no: fail (with the right targets)` + "\n" +
-		`step "3" asks a question but does not say where each answer goes => add - yes: 4 and - no: fail (with the right targets)`
+	want := `step "2" asks a question but does not say where each answer goes => add ` + "`- no: fail`" + `, with the targets you mean` + "\n" +
+		`step "3" asks a question but does not say where each answer goes => add ` + "`- yes: 4` and `- no: fail`" + `, with the targets you mean`
 	if got := summaries(runRule(RuleQuestionWithoutBranch, s, nil)); got != want {
 		t.Errorf("question-without-branch:\n%s", got)
 	}
@@ -155,7 +155,7 @@ func TestMissingWhenToUseIR(t *testing.T) {
 }
 
 func TestProseBranchIR(t *testing.T) {
-	src := "1. Run the tests.\n\n   If tests fail, stop. If they pass, continue to step 2.\n   Don't stop. Go to the store.\n   - on success: 2\n" +
+	src := "1. Run the tests.\n\n   If tests fail, stop. If they pass, continue to step 2.\n   Don't stop. Go to the store. Failing abort tests are fine.\n   - on success: 2\n" +
 		"2. Check. {#check}\n\n   Otherwise return to step 1, or jump to #check. Then skip to #done.\n3. Done. {#done}\n"
 	i2 := strings.Index(src, "2. Check.")
 	i3 := strings.Index(src, "3. Done.")
@@ -171,10 +171,13 @@ func TestProseBranchIR(t *testing.T) {
 	var got []string
 	for _, d := range runRule(RuleProseBranch, s, nil) {
 		got = append(got, d.Range.String()+" "+d.Suggestion)
+		if d.Range.Start.Line == 8 && d.Range.Start.Column == 14 && !strings.Contains(d.Summary, "go back") {
+			t.Errorf("going back: %s", d.Summary)
+		}
 	}
 	want := []string{
 		":3:19 - on failure: fail", // "If tests fail, stop": success is explicit, "continue to step 2" is not reported
-		":8:14 - on failure: 1",    // "return to step 1"; #check is the step itself
+		":8:14 ",                   // "return to step 1": going back, so no suggestion; #check is the step itself
 		":8:56 - on success: done", // "skip to #done"
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
