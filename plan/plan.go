@@ -1,6 +1,22 @@
 // Package plan is the runtime model of an agent's plan and the four
 // operations on it (make, view, update, close) as pure functions: no I/O,
 // no clock of its own. Stores persist what these functions return.
+//
+// The rules, from DESIGN.md §2, and the choices made where it is silent:
+//
+//   - Make: a missing step ID is the step's 1-based position; a missing
+//     success edge is the next step (after the last: end), a missing
+//     failure edge fail. Edges may name end and fail in any case and a step
+//     as "#id". Unknown targets, duplicate, invalid or reserved IDs and
+//     loops are refused, as are the limits (100 steps, 500 characters per
+//     goal, 16 tools per step, 200 per title). Steps that no edge reaches
+//     are allowed: an agent's own plan may list a fallback it never takes.
+//   - Update: all new statuses are set first, then each checked or skipped
+//     step's success target and each failed step's failure target moves
+//     from pending to in_progress. So the order of the lists never matters.
+//   - Close: the lists are applied as in Update; an empty status is derived
+//     by Outcome (see there for what "the path reached end" means).
+//   - Every refusal is an *Error with a Code, and leaves the input as it was.
 package plan
 
 import "time"
