@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/skillc/skillc/internal/golden"
+	"github.com/skillc/skillc/lint"
 )
 
 var _ = golden.Update
@@ -178,5 +179,12 @@ func TestRulesAndExplain(t *testing.T) {
 	cmd.SetErr(io.ErrOut)
 	if err := cmd.Execute(); err == nil {
 		t.Error("explain without a rule: no error")
+	}
+}
+
+func TestSchemaConfig(t *testing.T) {
+	io, out, _ := testIO()
+	if code := run([]string{"schema", "config"}, io); code != 0 || !bytes.Equal(out.Bytes(), lint.ConfigSchema) {
+		t.Errorf("skillc schema config: exit %d, %d bytes", code, out.Len())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/lint"
 )
 
 // SchemaOptions are the arguments of `skillc schema`.
@@ -26,6 +27,7 @@ type schemaDoc struct {
 // one line.
 var schemas = map[string]schemaDoc{
 	"template": {"the plan template that `skillc compile` prints and make_plan accepts", compiler.TemplateSchema},
+	"config":   {"the .skillc.yaml configuration of `skillc lint`", lint.ConfigSchema},
 }
 
 // schemaHelp lists the schemas for the command's help.
