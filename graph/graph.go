@@ -130,7 +130,20 @@ func (g *Graph) addEdge(from int, st *compiler.Step, kind compiler.EdgeKind, e c
 	if to == "" {
 		to = def
 	}
-	toIndex, ok := g.index[to]
+	// Most edges go to the next step or to a terminal, whose indexes are
+	// known; only the others pay for a map lookup.
+	var toIndex int
+	ok := true
+	switch {
+	case to == compiler.End:
+		toIndex = g.endIndex()
+	case to == compiler.Fail:
+		toIndex = g.failIndex()
+	case from+1 < g.steps() && to == g.skill.Steps[from+1].ID:
+		toIndex = from + 1
+	default:
+		toIndex, ok = g.index[to]
+	}
 	if !ok {
 		g.dropped++
 		return
