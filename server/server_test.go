@@ -20,6 +20,7 @@ import (
 	"github.com/skillc/skillc/skills"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/memory"
+	"github.com/skillc/skillc/store/sqlite"
 )
 
 var _ = golden.Update
@@ -327,9 +328,22 @@ func TestUsersIsolated(t *testing.T) {
 	}
 }
 
-// TestParallelUpdates: 20 update_plan calls racing on one plan all land.
+// TestParallelUpdates: 20 update_plan calls racing on one plan all land,
+// on the memory store and on a real SQLite file.
 func TestParallelUpdates(t *testing.T) {
-	e := newEnv(t, nil)
+	t.Run("memory", func(t *testing.T) { testParallelUpdates(t, nil) })
+	t.Run("sqlite", func(t *testing.T) {
+		st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "plans.db"), store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		testParallelUpdates(t, st)
+	})
+}
+
+func testParallelUpdates(t *testing.T, st store.Store) {
+	e := newEnv(t, st)
 	const n = 20
 	steps := make([]map[string]any, n)
 	for i := range steps {
