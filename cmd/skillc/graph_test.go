@@ -160,3 +160,22 @@ func TestGraphThroughRoot(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestCompileRefusesGraphErrors: `skillc compile` runs the graph checks too
+// (checkSkill), so a loop stops the template.
+func TestCompileRefusesGraphErrors(t *testing.T) {
+	io, out, errOut := testIO()
+	code := run([]string{"compile", graphTestdata + "/cycle.md"}, io)
+	if code != exitFindings || out.Len() != 0 {
+		t.Fatalf("exit %d, %d bytes on stdout; want exit 1 and no template\n%s", code, out.Len(), errOut)
+	}
+	for _, want := range []string{"steps 2 -> 3 -> 2 form a loop", "[cycle]", "[unreachable-step]", "[entry-cannot-end]", "no template written"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	io, out, errOut = testIO()
+	if code := run([]string{"compile", "../../skills/acat-reimbursement"}, io); code != 0 || out.Len() == 0 {
+		t.Errorf("acat: exit %d\n%s", code, errOut)
+	}
+}
