@@ -8,6 +8,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
@@ -104,4 +107,47 @@ func benchUpdates(b *testing.B, s store.Store, sessions int) {
 	wg.Wait()
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "updates/s")
+}
+
+// BenchmarkSweep deletes n expired plans, each expiring at its own
+// microsecond, in batches of DefaultSweepBatch, from a table that also
+// holds n live ones; the cost per deleted row (ns/row) should stay flat as
+// n grows.
+//
+//	go test ./store/postgres -run '^$' -bench Sweep -benchtime 3x -count 5
+func BenchmarkSweep(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 50_000, 200_000} {
+		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
+			dsn := pgtest.DSN(b)
+			schema := pgtest.SchemaName(b, dsn)
+			now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+			s, err := postgres.Open(context.Background(), dsn, postgres.Options{Schema: schema, Now: func() time.Time { return now }})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			table := pgx.Identifier{schema, "plans"}.Sanitize()
+			// Rows go in with one statement: the benchmark is the sweep.
+			fill := func(prefix string, expires time.Time) {
+				err := pgtest.Exec(context.Background(), dsn, `INSERT INTO `+table+`
+SELECT 'bench', $1 || g, 1, '{"title":"bench"}', $2, $3::timestamptz - g * interval '1 microsecond'
+FROM generate_series(1, $4) AS g`,
+					prefix, now.Add(-time.Hour), expires, n)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			fill("live-", now.Add(time.Hour))
+			for b.Loop() {
+				b.StopTimer()
+				fill("old-", now.Add(-time.Minute))
+				b.StartTimer()
+				got, err := s.Sweep(context.Background())
+				if err != nil || got != n {
+					b.Fatalf("sweep = %d, %v; want %d", got, err, n)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+		})
+	}
 }

@@ -256,21 +256,26 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect in
 func (s *Store) Sweep(ctx context.Context) (int, error) {
 	now := s.opts.Now()
 	total := 0
+	var cursor time.Time // the zero time is before any expiry
 	for {
 		if err := ctx.Err(); err != nil {
 			return total, err
 		}
 		bctx, cancel := s.bound(ctx)
-		tag, err := s.pool.Exec(bctx, s.q.sweep, now, s.opts.SweepBatch)
+		var (
+			n      int
+			newest *time.Time
+		)
+		err := s.pool.QueryRow(bctx, s.q.sweep, now, s.opts.SweepBatch, cursor).Scan(&n, &newest)
 		cancel()
 		if err != nil {
 			return total, s.fail(bctx, "sweep", err)
 		}
-		n := int(tag.RowsAffected())
 		total += n
-		if n < s.opts.SweepBatch {
+		if n < s.opts.SweepBatch || newest == nil {
 			return total, nil
 		}
+		cursor = *newest
 	}
 }
 

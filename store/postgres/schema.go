@@ -172,13 +172,22 @@ WHERE p.expires_at <= EXCLUDED.updated_at`,
 		update: `UPDATE ` + t.plans + `
 SET version = $3 + 1, plan = $4, updated_at = $5, expires_at = $6
 WHERE user_id = $1 AND session_id = $2 AND version = $3 AND expires_at > $5`,
-		// One bounded batch. ctid = ANY(ARRAY(...)) plans as a TID scan;
+		// One bounded batch, oldest first, from the cursor $3 (the newest
+		// expires_at the previous batch deleted). ctid = ANY(ARRAY(...))
+		// plans as a TID scan; ORDER BY walks the expires_at index, and
+		// the cursor starts the walk past the entries earlier batches left
+		// dead, so a backlog of n rows costs O(n), not O(n^2/batch) as a
+		// scan from the start (or a sequential scan) each time would.
 		// SKIP LOCKED lets sweepers on several servers, and writers, pass
 		// each other; the outer expires_at re-check spares a row that a
 		// writer renewed after the inner select saw it.
-		sweep: `DELETE FROM ` + t.plans + `
-WHERE ctid = ANY(ARRAY(
-	SELECT ctid FROM ` + t.plans + ` WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED
-)) AND expires_at <= $1`,
+		sweep: `WITH gone AS (
+	DELETE FROM ` + t.plans + `
+	WHERE ctid = ANY(ARRAY(
+		SELECT ctid FROM ` + t.plans + ` WHERE expires_at >= $3 AND expires_at <= $1
+		ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED
+	)) AND expires_at <= $1
+	RETURNING expires_at
+) SELECT count(*), max(expires_at) FROM gone`,
 	}
 }
