@@ -54,7 +54,7 @@ func runChild() int {
 		return 1
 	}
 	addNoop(s)
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	if err := s.Run(context.Background(), server.StdioTransport(os.Stdin, os.Stdout, server.DefaultMaxBodyBytes, nil)); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/skillc/skillc/server"
@@ -171,7 +169,7 @@ func serveRun(opts *ServeOptions) error {
 	go sweepEvery(ctx, st, time.Hour, logger)
 
 	if opts.HTTP == "" {
-		t := &mcp.IOTransport{Reader: io.NopCloser(opts.IO.In), Writer: nopWriteCloser{opts.IO.Out}, MaxLineLength: int(opts.MaxBodyBytes)}
+		t := server.StdioTransport(opts.IO.In, opts.IO.Out, int(opts.MaxBodyBytes), logger)
 		if err := srv.Run(ctx, t); err != nil && ctx.Err() == nil {
 			return fmt.Errorf("serve stdio: %w", err)
 		}
@@ -214,10 +212,6 @@ func sweepEvery(ctx context.Context, st store.Store, every time.Duration, logger
 		}
 	}
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 func firstNonEmpty(vals ...string) string {
 	for _, v := range vals {
