@@ -177,6 +177,9 @@ func (c *Catalog) Names() []string {
 func (c *Catalog) seedTemplate(name string) (*compiler.Template, error) {
 	sk, ok := c.byName[name]
 	if !ok {
+		if len(name) > 64 {
+			name = strings.ToValidUTF8(name[:64], "") + "..." // a name is at most 64 characters: no need to echo more
+		}
 		names := c.Names()
 		if len(names) == 0 {
 			return nil, fmt.Errorf("no workflow skill named %q: this server offers none; make the plan with title and steps instead", name)

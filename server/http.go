@@ -154,7 +154,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, h http.Handler) err
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
+		// No write timeout: event streams stay open while a call runs.
+		IdleTimeout: 2 * time.Minute,
+		ErrorLog:    slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
