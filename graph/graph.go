@@ -139,10 +139,13 @@ func (g *Graph) addEdge(from int, st *compiler.Step, kind compiler.EdgeKind, e c
 		toIndex = g.endIndex()
 	case to == compiler.Fail:
 		toIndex = g.failIndex()
-	case from+1 < g.steps() && to == g.skill.Steps[from+1].ID:
+	case from+1 < g.steps() && to == g.nodes[from+1]:
 		toIndex = from + 1
 	default:
-		toIndex, ok = g.index[to]
+		toIndex, ok = g.numbered(to)
+		if !ok {
+			toIndex, ok = g.index[to]
+		}
 	}
 	if !ok {
 		g.dropped++
@@ -154,6 +157,41 @@ func (g *Graph) addEdge(from int, st *compiler.Step, kind compiler.EdgeKind, e c
 	}
 	g.edges = append(g.edges, Edge{From: st.ID, To: to, Kind: kind, Label: label, Explicit: e.Explicit})
 	g.ends = append(g.ends, [2]int32{int32(from), int32(toIndex)})
+}
+
+// numbered finds a step whose ID is its list number without the map: in a
+// numbered skill step "k" sits at k minus the first number. At 100,000
+// steps the map's random reads miss the cache; this reads one slot.
+func (g *Graph) numbered(id string) (int, bool) {
+	k, ok := smallNumber(id)
+	if !ok || g.steps() == 0 {
+		return 0, false
+	}
+	first, ok := smallNumber(g.nodes[0])
+	if !ok {
+		return 0, false
+	}
+	i := k - first
+	if i < 0 || i >= g.steps() || g.nodes[i] != id {
+		return 0, false
+	}
+	return i, true
+}
+
+// smallNumber reads a decimal of at most 9 digits without a leading zero.
+func smallNumber(s string) (int, bool) {
+	if len(s) == 0 || len(s) > 9 || (s[0] == '0' && len(s) > 1) {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // buildArcs turns the edge list into index lists, O(V+E): at most two arcs
