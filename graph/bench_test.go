@@ -130,7 +130,7 @@ func BenchmarkLoop(b *testing.B) {
 func reportCPU(b *testing.B) func() {
 	start := cpuTime()
 	return func() {
-		b.ReportMetric(float64((cpuTime() - start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
 
