@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -201,11 +202,14 @@ func LintSource(filename string, src []byte, opts Options) compiler.Diagnostics 
 		}
 	}
 
-	if pass.lines == nil {
-		pass.lines = newLineIndex(sk.Source)
-	}
 	var unknownRules compiler.Diagnostics
-	sups := parseSuppressions(sk, pass.lines, func(d compiler.Diagnostic) { unknownRules = append(unknownRules, d) })
+	var sups []suppression
+	if bytes.Contains(sk.Source, []byte("skillc-disable")) {
+		if pass.lines == nil {
+			pass.lines = newLineIndex(sk.Source)
+		}
+		sups = parseSuppressions(sk, pass.lines, func(d compiler.Diagnostic) { unknownRules = append(unknownRules, d) })
+	}
 	out := found[:0]
 	for _, d := range found {
 		if !suppressed(sups, d) {

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/skillc/skillc/compiler"
@@ -40,37 +39,109 @@ Good:
 	Run: runProseBranch,
 }
 
+// The phrases are found with a word scanner rather than regular
+// expressions: it runs on the text of every step of every skill, and a
+// single pass over the words is several times cheaper than backtracking
+// regexps at each byte.
 var (
-	// proseGoto is a movement verb, "to", and a target.
-	proseGoto = regexp.MustCompile(`(?i)\b(continue|proceed|go|jump|skip|return|move|loop|come|head)\s+(?:straight\s+|directly\s+|back\s+|on\s+|forward\s+)?(?:to|with|at)\s+(?:the\s+)?(step\s+|phase\s+|#)?([A-Za-z0-9_-]+)`)
-	// proseStop is "stop" or "abort" as a verb that ends its clause ("and
-	// stop.", "stop, leave the branch"), so the noun in "abort tests" is
-	// not taken for it.
-	proseStop = regexp.MustCompile(`(?i)\b(stop|abort)\b\s*(?:[.,;:!?)\x{2014}\x{2013}-]|$)`)
-	// failureCue marks a clause about the failure path.
-	failureCue = regexp.MustCompile(`(?i)\b(fail\w*|error\w*|otherwise|else|not|no|cannot|can't|doesn't|don't|isn't|won't|declines?|wrong|broken|red)\b`)
-	negated    = regexp.MustCompile(`(?i)\b(don't|do not|never|not|without|cannot|can't)\s+$`)
-	sentenceRe = regexp.MustCompile(`[^.;!?]+[.;!?]?`)
+	moveVerbs   = wordSet("continue", "proceed", "go", "jump", "skip", "return", "move", "loop", "come", "head")
+	backVerbs   = wordSet("return", "loop", "come")
+	moveFillers = wordSet("straight", "directly", "back", "on", "forward")
+	movePreps   = wordSet("to", "with", "at")
+	targetKinds = wordSet("step", "phase")
+	stopWords   = wordSet("stop", "abort")
+	negations   = wordSet("don't", "do not", "never", "not", "without", "cannot", "can't", "don\u2019t", "can\u2019t")
+	// failureCues mark a clause about the failure path; words starting
+	// with fail or error count too.
+	failureCues = wordSet("otherwise", "else", "not", "no", "cannot", "can't", "doesn't", "don't", "isn't", "won't",
+		"decline", "declines", "wrong", "broken", "red", "can\u2019t", "doesn\u2019t", "don\u2019t", "isn\u2019t", "won\u2019t")
 )
+
+func wordSet(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+type word struct {
+	text       string // lowercased
+	start, end int    // byte offsets in the sentence
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '#' || c == '\'' || c >= 0x80
+}
+
+// words splits a sentence into words, keeping offsets, appending to out.
+// Non-ASCII bytes count as word bytes, so "don’t" stays one word.
+func words(s string, out []word) []word {
+	for i := 0; i < len(s); {
+		if !isWordByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		w := strings.Trim(s[i:j], "-'")
+		if w != "" {
+			k := i + strings.Index(s[i:j], w)
+			out = append(out, word{strings.ToLower(w), k, k + len(w)})
+		}
+		i = j
+	}
+	return out
+}
+
+// spaced reports whether only white space separates a and b.
+func spaced(s string, a, b word) bool {
+	return strings.TrimSpace(s[a.end:b.start]) == ""
+}
+
+func isFailureCue(w string) bool {
+	return failureCues[w] || strings.HasPrefix(w, "fail") || strings.HasPrefix(w, "error")
+}
+
+// splitSentences calls f with each sentence of s (ended by . ; ! or ?) and
+// its offset.
+func splitSentences(s string, f func(sentence string, off int)) {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '.', ';', '!', '?':
+			// "1.5" and "e.g." do not end a sentence.
+			if s[i] == '.' && i+1 < len(s) && s[i+1] != ' ' && s[i+1] != '\t' {
+				continue
+			}
+			f(s[start:i+1], start)
+			start = i + 1
+		}
+	}
+	if start < len(s) {
+		f(s[start:], start)
+	}
+}
 
 func runProseBranch(p *Pass) {
 	s := p.Skill
 	src := s.Source
+	var scratch []word
 	for _, st := range s.Steps {
 		if st.Range.IsZero() {
 			continue
 		}
 		from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(src))
+		text := string(src[from:to]) // one copy per step; spans index into it
 		for _, sp := range proseSpans(src, from, to) {
 			if inAnnotation(st, sp[0]) {
 				continue
 			}
-			line := src[sp[0]:sp[1]]
-			for _, sm := range sentenceRe.FindAllIndex(line, -1) {
-				sentence := string(line[sm[0]:sm[1]])
-				base := sp[0] + sm[0]
-				proseBranchSentence(p, st, sentence, base)
-			}
+			splitSentences(text[sp[0]-from:sp[1]-from], func(sentence string, off int) {
+				proseBranchSentence(p, st, sentence, sp[0]+off, &scratch)
+			})
 		}
 	}
 }
@@ -86,28 +157,86 @@ func inAnnotation(st *compiler.Step, off int) bool {
 	return false
 }
 
-func proseBranchSentence(p *Pass, st *compiler.Step, sentence string, base int) {
-	for _, m := range proseGoto.FindAllStringSubmatchIndex(sentence, -1) {
-		verb := strings.ToLower(sentence[m[2]:m[3]])
-		target := sentence[m[6]:m[7]]
-		id, ok := resolveStep(p.Skill, target, m[4] >= 0)
-		if !ok || id == st.ID {
-			continue
+func proseBranchSentence(p *Pass, st *compiler.Step, sentence string, base int, scratch *[]word) {
+	ws := words(sentence, (*scratch)[:0])
+	*scratch = ws
+	cue := false // a failure cue seen earlier in the sentence
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		if cue && stopWords[w.text] && !negatedAt(sentence, ws, i) && endsClause(sentence, w.end) {
+			reportProseBranch(p, st, compiler.Failure, compiler.Fail, base+w.start, base+w.end)
 		}
-		kind := compiler.Success
-		back := verb == "return" || verb == "loop" || verb == "come" || strings.Contains(strings.ToLower(sentence[m[2]:m[6]]), "back")
-		if back || failureCue.MatchString(sentence[:m[0]]) {
-			kind = compiler.Failure
+		if moveVerbs[w.text] {
+			if id, end, back, ok := moveTarget(p.Skill, sentence, ws, i); ok && id != st.ID {
+				kind := compiler.Success
+				if back || backVerbs[w.text] || cue {
+					kind = compiler.Failure
+				}
+				reportProseBranch(p, st, kind, id, base+w.start, base+end)
+			}
 		}
-		reportProseBranch(p, st, kind, id, base+m[0], base+m[1])
+		if isFailureCue(w.text) {
+			cue = true
+		}
 	}
-	for _, m := range proseStop.FindAllStringIndex(sentence, -1) {
-		if negated.MatchString(sentence[:m[0]]) || !failureCue.MatchString(sentence[:m[0]]) {
-			continue
-		}
-		end := m[0] + len(strings.TrimRight(strings.ToLower(sentence[m[0]:m[1]]), " \t.,;:!?)\u2014\u2013-"))
-		reportProseBranch(p, st, compiler.Failure, compiler.Fail, base+m[0], base+end)
+}
+
+// moveTarget reads "VERB [back|on|...] to|with|at [the] [step|phase] TARGET"
+// from word i and resolves TARGET to a step.
+func moveTarget(s *compiler.Skill, sentence string, ws []word, i int) (id string, end int, back bool, ok bool) {
+	j := i + 1
+	next := func() bool { return j < len(ws) && spaced(sentence, ws[j-1], ws[j]) }
+	if next() && moveFillers[ws[j].text] {
+		back = ws[j].text == "back"
+		j++
 	}
+	if !next() || !movePreps[ws[j].text] {
+		return "", 0, false, false
+	}
+	j++
+	if next() && ws[j].text == "the" {
+		j++
+	}
+	marked := false
+	if next() && targetKinds[ws[j].text] {
+		marked = true
+		j++
+	}
+	if !next() {
+		return "", 0, false, false
+	}
+	// The target as written, not lowercased: IDs are case-sensitive.
+	target := sentence[ws[j].start:ws[j].end]
+	if strings.HasPrefix(target, "#") {
+		marked, target = true, target[1:]
+	}
+	id, ok = resolveStep(s, target, marked)
+	return id, ws[j].end, back, ok
+}
+
+// negatedAt reports whether word i is negated ("don't stop", "never
+// abort").
+func negatedAt(sentence string, ws []word, i int) bool {
+	if i == 0 {
+		return false
+	}
+	prev := ws[i-1].text
+	if negations[prev] {
+		return true
+	}
+	return i >= 2 && negations[ws[i-2].text+" "+prev]
+}
+
+// endsClause reports whether a stop word at end is a verb that ends its
+// clause ("and stop.", "stop, leave the branch", "stop — the menu"), so
+// the noun in "abort tests" is not taken for it.
+func endsClause(sentence string, end int) bool {
+	rest := strings.TrimLeft(sentence[end:], " \t")
+	if rest == "" {
+		return true
+	}
+	r := rest[0]
+	return strings.IndexByte(".,;:!?)-", r) >= 0 || strings.HasPrefix(rest, "\u2014") || strings.HasPrefix(rest, "\u2013")
 }
 
 // resolveStep finds the step a prose target names. A bare word must be a
