@@ -4,37 +4,31 @@ import "slices"
 
 // Reachable returns the IDs of the steps the entry reaches, the entry
 // included, in source order.
-func (g *Graph) Reachable() []string {
-	reach := g.reach
-	var out []string
-	for i := 0; i < g.steps(); i++ {
-		if reach[i] {
-			out = append(out, g.nodes[i])
-		}
-	}
-	return out
-}
+func (g *Graph) Reachable() []string { return g.stepsWhere(g.reach, true) }
 
 // Unreachable returns the IDs of the steps the entry never reaches, in
 // source order.
-func (g *Graph) Unreachable() []string {
-	reach := g.reach
-	var out []string
-	for i := 0; i < g.steps(); i++ {
-		if !reach[i] {
-			out = append(out, g.nodes[i])
-		}
-	}
-	return out
-}
+func (g *Graph) Unreachable() []string { return g.stepsWhere(g.reach, false) }
 
 // CannotReachEnd returns the IDs of the steps from which no path reaches
 // end, in source order: every way out of them fails or goes round a loop.
-func (g *Graph) CannotReachEnd() []string {
-	toEnd := g.toEnd
-	var out []string
+func (g *Graph) CannotReachEnd() []string { return g.stepsWhere(g.toEnd, false) }
+
+// stepsWhere lists the steps whose mark is want, counted first so the list
+// is allocated once.
+func (g *Graph) stepsWhere(mark []bool, want bool) []string {
+	n := 0
 	for i := 0; i < g.steps(); i++ {
-		if !toEnd[i] {
+		if mark[i] == want {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, 0, n)
+	for i := 0; i < g.steps(); i++ {
+		if mark[i] == want {
 			out = append(out, g.nodes[i])
 		}
 	}
@@ -81,7 +75,7 @@ func (g *Graph) reachable() []bool {
 		for len(stack) > 0 {
 			v := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			for _, w := range g.succ[v] {
+			for _, w := range g.out(v) {
 				if !seen[w] {
 					seen[w] = true
 					stack = append(stack, w)
@@ -104,7 +98,7 @@ func (g *Graph) reachesEnd() []bool {
 	queue[0] = end
 	for head := 0; head < len(queue); head++ {
 		v := queue[head]
-		for _, w := range g.pred[v] {
+		for _, w := range g.in(v) {
 			if !seen[w] {
 				seen[w] = true
 				queue = append(queue, w)
@@ -138,7 +132,7 @@ func (g *Graph) components() [][]int32 {
 	)
 	type frame struct {
 		v    int32
-		edge int // next successor of v to look at
+		edge int32 // next successor of v to look at
 	}
 	var calls []frame
 
@@ -156,8 +150,8 @@ func (g *Graph) components() [][]int32 {
 		for len(calls) > 0 {
 			f := &calls[len(calls)-1]
 			v := f.v
-			if f.edge < len(g.succ[v]) {
-				w := g.succ[v][f.edge]
+			if out := g.out(v); int(f.edge) < len(out) {
+				w := out[f.edge]
 				f.edge++
 				switch {
 				case index[w] == unvisited:
@@ -207,22 +201,25 @@ func (g *Graph) components() [][]int32 {
 	// Sort each component, then the components, by source order. Components
 	// are disjoint, so ordering them by their first node is one pass over
 	// a slot per node: linear, where a comparison sort would not be.
-	first := make([][]int32, n)
-	for _, c := range comps {
+	// Sort each component, then the components by their first node.
+	// Components are disjoint, so ordering them is one pass over a slot
+	// per node: linear, where a comparison sort would not be.
+	at := make([]int32, n) // 1 + the component whose first node this is
+	for i, c := range comps {
 		sortInt32(c, n)
-		first[c[0]] = c
+		at[c[0]] = int32(i + 1)
 	}
-	var sorted [][]int32
-	for _, c := range first {
-		if c != nil {
-			sorted = append(sorted, c)
+	sorted := make([][]int32, 0, len(comps))
+	for _, k := range at {
+		if k > 0 {
+			sorted = append(sorted, comps[k-1])
 		}
 	}
 	return sorted
 }
 
 func (g *Graph) selfLoop(v int32) bool {
-	for _, w := range g.succ[v] {
+	for _, w := range g.out(v) {
 		if w == v {
 			return true
 		}
@@ -280,7 +277,7 @@ func (g *Graph) loopThrough(comp []int32, parent []int32) []int32 {
 	parent[start] = start
 	for head := 0; head < len(queue); head++ {
 		v := queue[head]
-		for _, w := range g.succ[v] {
+		for _, w := range g.out(v) {
 			if w == start {
 				// Close the loop: walk the parents back to start.
 				var path []int32

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/skillc/skillc/compiler"
@@ -128,20 +129,12 @@ func (g *Graph) stepEdges(id string) []Edge {
 	if !ok || i >= g.steps() {
 		return nil
 	}
-	// Each step adds at most two edges; a binary search over From's index
-	// finds its block without a second map.
-	lo, hi := 0, len(g.edges)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if int(g.ends[m][0]) < i {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
+	// Edges are stored step by step; a binary search over their source
+	// finds the step's block without a second map.
+	lo := sort.Search(len(g.edges), func(m int) bool { return int(g.edges[m].from) >= i })
 	var out []Edge
-	for j := lo; j < len(g.edges) && g.edges[j].From == id; j++ {
-		out = append(out, g.edges[j])
+	for j := lo; j < len(g.edges) && int(g.edges[j].from) == i; j++ {
+		out = append(out, g.spell(g.edges[j]))
 	}
 	return out
 }
@@ -168,7 +161,7 @@ func (g *Graph) checkUnreachable() compiler.Diagnostics {
 		}
 		st := g.skill.Steps[i]
 		var from []string
-		for _, p := range g.pred[i] {
+		for _, p := range g.in(int32(i)) {
 			if int(p) < g.steps() && int(p) != i {
 				from = append(from, g.nodes[p])
 			}

@@ -62,7 +62,7 @@ func (g *Graph) DOT() []byte {
 		fmt.Fprintf(&b, "\t%s [shape=octagon, color=%s, fillcolor=%s, fontcolor=%s, style=filled, label=\"fail\", margin=0.02];\n",
 			dotQuote(compiler.Fail), dotQuote(colorFailure), dotQuote(colorFailFill), dotQuote(colorFailure))
 	}
-	for _, e := range g.edges {
+	for _, e := range g.Edges() {
 		var attrs []string
 		if e.Label != "" {
 			attrs = append(attrs, "label="+dotLines(wrap(e.Label, wrapWidth)))
@@ -84,10 +84,10 @@ func (g *Graph) DOT() []byte {
 // nothing leads to is left out of the drawing.
 func (g *Graph) terminalsUsed() (end, fail bool) {
 	for _, e := range g.edges {
-		switch e.To {
-		case compiler.End:
+		switch int(e.to) {
+		case g.endIndex():
 			end = true
-		case compiler.Fail:
+		case g.failIndex():
 			fail = true
 		}
 	}

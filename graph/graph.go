@@ -25,6 +25,12 @@ type Edge struct {
 	Explicit bool
 }
 
+// edge is an Edge by node indexes.
+type edge struct {
+	from, to int32
+	kind     compiler.EdgeKind
+}
+
 // Graph is the step graph of one skill. It is immutable once built and safe
 // for concurrent use.
 type Graph struct {
@@ -41,17 +47,19 @@ type Graph struct {
 	entry int // -1 when the skill has no steps
 
 	// edges are in source order: each step's success edge, then its
-	// failure edge. Edges to unknown targets are left out (the compiler
-	// reports them) and counted in dropped.
-	edges   []Edge
-	ends    [][2]int32 // the node indexes of each edge's From and To
+	// failure edge, as node indexes; Edges() spells them out on demand.
+	// Edges to unknown targets are left out (the compiler reports them)
+	// and counted in dropped.
+	edges   []edge
 	dropped int
 
-	// succ and pred are the arcs by node index: one arc per (from, to)
-	// pair, as in the library's graph. succ is sorted so every walk, and so
-	// every message, is deterministic.
-	succ [][]int32
-	pred [][]int32
+	// The arcs in compressed rows: one arc per (from, to) pair, as in the
+	// library's graph. The arcs out of node v are succ[succAt[v]:succAt[v+1]],
+	// sorted so every walk, and so every message, is deterministic; pred
+	// holds the same arcs turned round. Two flat arrays each keep a
+	// 100,000-step graph in a few cache-friendly blocks.
+	succAt, succ []int32
+	predAt, pred []int32
 
 	// The analyses, computed once in New so a Graph is immutable and safe
 	// to share.
@@ -76,8 +84,7 @@ func New(s *compiler.Skill) (*Graph, error) {
 		nodes: make([]string, 0, n+2),
 		index: make(map[string]int, n+2),
 		entry: -1,
-		edges: make([]Edge, 0, 2*n),
-		ends:  make([][2]int32, 0, 2*n),
+		edges: make([]edge, 0, 2*n),
 	}
 	for _, st := range s.Steps {
 		switch {
@@ -110,8 +117,8 @@ func New(s *compiler.Skill) (*Graph, error) {
 		if i+1 < n {
 			next = s.Steps[i+1].ID
 		}
-		g.addEdge(i, st, compiler.Success, st.Success, next)
-		g.addEdge(i, st, compiler.Failure, st.Failure, compiler.Fail)
+		g.addEdge(i, compiler.Success, st.Success.Target, next)
+		g.addEdge(i, compiler.Failure, st.Failure.Target, compiler.Fail)
 	}
 	g.buildArcs()
 	g.reach = g.reachable()
@@ -125,13 +132,12 @@ func (g *Graph) addNode(id string) {
 	g.nodes = append(g.nodes, id)
 }
 
-func (g *Graph) addEdge(from int, st *compiler.Step, kind compiler.EdgeKind, e compiler.Edge, def string) {
-	to := e.Target
+func (g *Graph) addEdge(from int, kind compiler.EdgeKind, to, def string) {
 	if to == "" {
 		to = def
 	}
 	// Most edges go to the next step or to a terminal, whose indexes are
-	// known; only the others pay for a map lookup.
+	// known; only the others pay for a lookup.
 	var toIndex int
 	ok := true
 	switch {
@@ -151,12 +157,22 @@ func (g *Graph) addEdge(from int, st *compiler.Step, kind compiler.EdgeKind, e c
 		g.dropped++
 		return
 	}
-	label := e.Label
-	if label == "" && e.Explicit {
-		label = e.Key
+	g.edges = append(g.edges, edge{from: int32(from), to: int32(toIndex), kind: kind})
+}
+
+// spell turns an internal edge into an Edge, reading its label from the
+// step.
+func (g *Graph) spell(e edge) Edge {
+	st := g.skill.Steps[e.from]
+	ce := st.Success
+	if e.kind == compiler.Failure {
+		ce = st.Failure
 	}
-	g.edges = append(g.edges, Edge{From: st.ID, To: to, Kind: kind, Label: label, Explicit: e.Explicit})
-	g.ends = append(g.ends, [2]int32{int32(from), int32(toIndex)})
+	label := ce.Label
+	if label == "" && ce.Explicit {
+		label = ce.Key
+	}
+	return Edge{From: st.ID, To: g.nodes[e.to], Kind: e.kind, Label: label, Explicit: ce.Explicit}
 }
 
 // numbered finds a step whose ID is its list number without the map: in a
@@ -194,42 +210,47 @@ func smallNumber(s string) (int, bool) {
 	return n, true
 }
 
-// buildArcs turns the edge list into index lists, O(V+E): at most two arcs
-// out of each step (one when both edges share a target), and the same arcs
-// turned round for the walks back from end. The predecessor lists share one
-// backing array, so this is a handful of allocations, not one per vertex.
+// buildArcs turns the edge list into compressed rows, O(V+E): at most two
+// arcs out of each step (one when both edges share a target), and the same
+// arcs turned round for the walks back from end.
 func (g *Graph) buildArcs() {
 	n := len(g.nodes)
-	g.succ = make([][]int32, n)
-	out := make([]int32, 0, len(g.edges))
-	indeg := make([]int32, n)
-	for i := 0; i < len(g.ends); {
-		from := g.ends[i][0]
-		start := len(out)
-		for ; i < len(g.ends) && g.ends[i][0] == from; i++ {
-			w := g.ends[i][1]
-			if !slices.Contains(out[start:], w) {
-				out = append(out, w)
-				indeg[w]++
+	g.succAt = make([]int32, n+1)
+	g.succ = make([]int32, 0, len(g.edges))
+	predCount := make([]int32, n+1)
+	for i, v := 0, 0; v < n; v++ {
+		g.succAt[v] = int32(len(g.succ))
+		start := len(g.succ)
+		for ; i < len(g.edges) && int(g.edges[i].from) == v; i++ {
+			w := g.edges[i].to
+			if !slices.Contains(g.succ[start:], w) {
+				g.succ = append(g.succ, w)
+				predCount[w+1]++
 			}
 		}
-		l := out[start:len(out):len(out)]
-		slices.Sort(l)
-		g.succ[from] = l
+		slices.Sort(g.succ[start:]) // at most two arcs
 	}
-	flat := make([]int32, len(out))
-	g.pred = make([][]int32, n)
-	off := 0
-	for v := range g.pred {
-		g.pred[v] = flat[off : off : off+int(indeg[v])]
-		off += int(indeg[v])
+	g.succAt[n] = int32(len(g.succ))
+
+	// Counting sort of the arcs by target: rows in node order, each row's
+	// sources ascending because the sources are visited in order.
+	g.predAt = predCount
+	for v := 1; v <= n; v++ {
+		g.predAt[v] += g.predAt[v-1]
 	}
-	for v, l := range g.succ {
-		for _, w := range l {
-			g.pred[w] = append(g.pred[w], int32(v))
+	g.pred = make([]int32, len(g.succ))
+	next := slices.Clone(g.predAt[:n])
+	for v := 0; v < n; v++ {
+		for _, w := range g.out(int32(v)) {
+			g.pred[next[w]] = int32(v)
+			next[w]++
 		}
 	}
 }
+
+// out is the arcs out of v; in the arcs into it.
+func (g *Graph) out(v int32) []int32 { return g.succ[g.succAt[v]:g.succAt[v+1]] }
+func (g *Graph) in(v int32) []int32  { return g.pred[g.predAt[v]:g.predAt[v+1]] }
 
 // Library returns the step graph as a github.com/dominikbraun/graph
 // directed graph, for callers that want its algorithms (paths, traversals):
@@ -249,16 +270,17 @@ func (g *Graph) Library() (dgraph.Graph[string, string], error) {
 				return
 			}
 		}
-		for i := 0; i < len(g.edges); {
-			e := g.edges[i]
+		edges := g.Edges()
+		for i := 0; i < len(edges); {
+			e := edges[i]
 			j := i + 1
-			for j < len(g.edges) && g.edges[j].From == e.From {
+			for j < len(edges) && edges[j].From == e.From {
 				j++
 			}
 			for k := i; k < j; k++ {
-				to := g.edges[k].To
+				to := edges[k].To
 				var data []Edge
-				for _, f := range g.edges[i:j] {
+				for _, f := range edges[i:j] {
 					if f.To == to {
 						data = append(data, f)
 					}
@@ -281,8 +303,14 @@ func (g *Graph) Skill() *compiler.Skill { return g.skill }
 
 // Edges are the drawn edges in source order: each step's success edge, then
 // its failure edge. A success and a failure edge to the same target are two
-// edges here.
-func (g *Graph) Edges() []Edge { return g.edges }
+// edges here. Each call builds a new slice.
+func (g *Graph) Edges() []Edge {
+	out := make([]Edge, len(g.edges))
+	for i, e := range g.edges {
+		out[i] = g.spell(e)
+	}
+	return out
+}
 
 // Entry is the entry step's ID, or "" when the skill has no steps.
 func (g *Graph) Entry() string {

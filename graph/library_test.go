@@ -46,7 +46,8 @@ func TestAgreesWithLibrary(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for v, l := range g.succ {
+		for v := range g.nodes {
+			l := g.out(int32(v))
 			var want []string
 			for to := range adj[g.nodes[v]] {
 				want = append(want, to)
@@ -59,6 +60,25 @@ func TestAgreesWithLibrary(t *testing.T) {
 			slices.Sort(got)
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s: arcs of %s = %v, library has %v", name, g.nodes[v], got, want)
+			}
+		}
+
+		pre, err := lib.PredecessorMap()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v := range g.nodes {
+			var want, got []string
+			for from := range pre[g.nodes[v]] {
+				want = append(want, from)
+			}
+			for _, w := range g.in(int32(v)) {
+				got = append(got, g.nodes[w])
+			}
+			slices.Sort(want)
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: arcs into %s = %v, library has %v", name, g.nodes[v], got, want)
 			}
 		}
 

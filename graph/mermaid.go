@@ -62,7 +62,7 @@ func (g *Graph) Mermaid() []byte {
 		fmt.Fprintf(&b, "    %s((\" \")) --> %s\n", mermaidEntry, name(g.entry))
 		link++
 	}
-	for _, e := range g.edges {
+	for _, e := range g.Edges() {
 		arrow := "-->"
 		if e.Kind == compiler.Failure {
 			arrow = "-.->"
