@@ -30,44 +30,75 @@ var endWords = map[string]string{
 var leadPhrases = []string{"continue with", "continue at", "proceed to", "jump to", "go to", "goto"}
 
 // bulletText is the raw markdown of a bullet's first paragraph, its lines
-// joined by spaces, with the source offset of every byte so that any part
-// of it can be given a precise range.
+// joined by spaces, with where each line came from, so that any part of it
+// can be given a precise range.
 type bulletText struct {
-	s    string
-	offs []int // offs[i] is the src offset of s[i]; offs[len(s)] is the end
+	s string
+	// first is where s begins; more holds where each further line
+	// begins, for the rare bullet that wraps.
+	first bulletLine
+	more  []bulletLine
 }
 
-func (c *compilation) newBulletText(para ast.Node) *bulletText {
-	bt := &bulletText{}
-	var b strings.Builder
+// bulletLine says that s[at:] up to the next line starts at src offset off.
+type bulletLine struct{ at, off int }
+
+func (c *compilation) newBulletText(para ast.Node) bulletText {
 	lines := para.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		// Padding stands for the columns of a tab that goldmark split;
-		// those virtual spaces have no bytes of their own.
-		v := trimRightSpace(c.body[seg.Start:seg.Stop])
-		start := seg.Start
-		for len(v) > 0 && (v[0] == ' ' || v[0] == '\t') {
-			v = v[1:]
-			start++
-		}
-		if i > 0 {
-			b.WriteByte(' ')
-			bt.offs = append(bt.offs, bt.offs[len(bt.offs)-1])
-		}
-		for j := range v {
-			bt.offs = append(bt.offs, c.abs(start+j))
-		}
-		b.Write(v)
-		if i == lines.Len()-1 {
-			bt.offs = append(bt.offs, c.abs(start+len(v)))
-		}
+	if lines.Len() == 0 {
+		return bulletText{first: bulletLine{0, c.abs(max(para.Pos(), 0))}}
 	}
-	if len(bt.offs) == 0 {
-		bt.offs = []int{c.abs(max(para.Pos(), 0))}
+	seg := lines.At(0)
+	start, v := trimLine(c.body, seg.Start, seg.Stop)
+	if lines.Len() == 1 {
+		// The common case: a slice of the body as a string, no copy.
+		return bulletText{s: c.bodyString(start, start+len(v)), first: bulletLine{0, c.abs(start)}}
+	}
+	bt := bulletText{first: bulletLine{0, c.abs(start)}}
+	var b strings.Builder
+	b.Write(v)
+	for i := 1; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		start, v := trimLine(c.body, seg.Start, seg.Stop)
+		b.WriteByte(' ')
+		bt.more = append(bt.more, bulletLine{b.Len(), c.abs(start)})
+		b.Write(v)
 	}
 	bt.s = b.String()
 	return bt
+}
+
+// bodyString returns body[start:end] as a string. The body is converted
+// once, so the many small strings cut from it share its memory.
+func (c *compilation) bodyString(start, end int) string {
+	if c.bodyStr == "" && len(c.body) > 0 {
+		c.bodyStr = string(c.body)
+	}
+	return c.bodyStr[start:end]
+}
+
+// trimLine returns body[start:stop] without surrounding white space, and
+// where it now starts. A tab goldmark split into padding has no bytes of
+// its own, so offsets come from the source, not from Segment.Value.
+func trimLine(body []byte, start, stop int) (int, []byte) {
+	v := trimRightSpace(body[start:stop])
+	for len(v) > 0 && (v[0] == ' ' || v[0] == '\t') {
+		v = v[1:]
+		start++
+	}
+	return start, v
+}
+
+// offset is the src offset of s[i].
+func (bt *bulletText) offset(i int) int {
+	l := bt.first
+	for _, next := range bt.more {
+		if next.at > i {
+			break
+		}
+		l = next
+	}
+	return l.off + i - l.at
 }
 
 func trimRightSpace(v []byte) []byte {
@@ -80,7 +111,7 @@ func trimRightSpace(v []byte) []byte {
 func (c *compilation) btRange(bt *bulletText, i, j int) Range {
 	i = min(max(i, 0), len(bt.s))
 	j = min(max(j, i), len(bt.s))
-	return c.idx.rng(bt.offs[i], bt.offs[j])
+	return c.idx.rng(bt.offset(i), bt.offset(j))
 }
 
 // annotationSyntax is `KEY [(LABEL)] SEP VALUE` split into its parts; the
@@ -160,11 +191,35 @@ func parseAnnotation(s string) (annotationSyntax, bool) {
 
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
-func normalizeKey(k string) string { return strings.ToLower(strings.Join(strings.Fields(k), " ")) }
+// normalizeKey lowercases k and collapses its white space, allocating only
+// when k is not already in that form.
+func normalizeKey(k string) string {
+	clean := true
+	for i := 0; i < len(k) && clean; i++ {
+		ch := k[i]
+		clean = !(ch >= 'A' && ch <= 'Z' || ch == '\t' || ch == ' ' && (i == 0 || i == len(k)-1 || k[i-1] == ' '))
+	}
+	if clean {
+		return k
+	}
+	return strings.ToLower(strings.Join(strings.Fields(k), " "))
+}
 
 // readAnnotations reads the bullets of every bullet list directly inside the
 // step. Tools are taken at once; edges wait for every ID to be known.
 func (c *compilation) readAnnotations(b *stepBuild) {
+	bullets := 0
+	for _, n := range b.blocks {
+		if l, ok := n.(*ast.List); ok && !l.IsOrdered() {
+			bullets += l.ChildCount()
+		}
+	}
+	if bullets == 0 {
+		return
+	}
+	// Edges keep pointers into Annotations, which must not move.
+	b.st.Annotations = make([]Annotation, 0, bullets)
+	b.consumed = make([]ast.Node, 0, bullets)
 	for _, n := range b.blocks {
 		l, ok := n.(*ast.List)
 		if !ok || l.IsOrdered() {
@@ -180,30 +235,39 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 			if !ok {
 				continue
 			}
+			kind, known := annotationKeys[normalizeKey(syn.key)]
+			if !known {
+				// Most such bullets are prose; their ranges are worked
+				// out only if one turns out to be a misspelt branch.
+				b.unknown = append(b.unknown, pendingEdge{bt: bt, syn: syn, item: it})
+				continue
+			}
 			s, e := c.blockSpan(it)
 			ann := Annotation{
 				Key:        syn.key,
-				KeyRange:   c.btRange(bt, syn.keyStart, syn.keyEnd),
+				KeyRange:   c.btRange(&bt, syn.keyStart, syn.keyEnd),
 				Label:      syn.label,
 				Value:      strings.TrimSpace(syn.value),
-				ValueRange: c.btRange(bt, syn.valueStart, len(bt.s)),
+				ValueRange: c.btRange(&bt, syn.valueStart, len(bt.s)),
 				Range:      c.idx.rng(s, e),
 			}
-			kind, known := annotationKeys[normalizeKey(syn.key)]
-			if !known {
-				b.unknown = append(b.unknown, pendingEdge{ann: ann, bt: bt, syn: syn, item: it})
-				continue
-			}
 			ann.Kind = kind
-			b.consumed[it] = true
+			b.consumed = append(b.consumed, it)
 			b.st.Annotations = append(b.st.Annotations, ann)
+			annRef := &b.st.Annotations[len(b.st.Annotations)-1]
 			switch kind {
 			case AnnotationTools:
-				c.readTools(b.st, bt, syn.valueStart)
+				c.readTools(b.st, &bt, syn.valueStart)
 			case AnnotationSuccess:
-				b.edges = append(b.edges, pendingEdge{kind: Success, ann: ann, bt: bt, syn: syn, item: it})
+				if b.edges == nil {
+					b.edges = make([]pendingEdge, 0, 2)
+				}
+				b.edges = append(b.edges, pendingEdge{kind: Success, ann: annRef, bt: bt, syn: syn, item: it})
 			case AnnotationFailure:
-				b.edges = append(b.edges, pendingEdge{kind: Failure, ann: ann, bt: bt, syn: syn, item: it})
+				if b.edges == nil {
+					b.edges = make([]pendingEdge, 0, 2)
+				}
+				b.edges = append(b.edges, pendingEdge{kind: Failure, ann: annRef, bt: bt, syn: syn, item: it})
 			}
 		}
 	}
@@ -312,9 +376,9 @@ func parseTarget(s string, i int) targetSyntax {
 		}
 	}
 	skip()
-	lower := strings.ToLower(s[i:])
+	rest := s[i:]
 	for _, p := range leadPhrases {
-		if strings.HasPrefix(lower, p) && (len(lower) == len(p) || lower[len(p)] == ' ' || lower[len(p)] == '\t') {
+		if len(rest) >= len(p) && strings.EqualFold(rest[:len(p)], p) && (len(rest) == len(p) || rest[len(p)] == ' ' || rest[len(p)] == '\t') {
 			i += len(p)
 			t.lead = true
 			break
@@ -342,8 +406,7 @@ func parseTarget(s string, i int) targetSyntax {
 	t.end = i
 	t.word = s[t.start:t.end]
 	// A word ending in "-" was cut from a note: "end - x" has a space.
-	rest := s[i:]
-	rest = strings.TrimLeft(rest, "`*")
+	rest = strings.TrimLeft(s[i:], "`*")
 	trimmed := strings.TrimLeft(rest, " \t")
 	t.note = strings.TrimSpace(strings.TrimLeft(trimmed, "-–—:,;.)( "))
 	if strings.HasPrefix(trimmed, "(") {
@@ -408,7 +471,8 @@ func atoiSmall(s string) (int, bool) {
 
 // resolveEdges sets the step's explicit edges.
 func (c *compilation) resolveEdges(r *resolver, b *stepBuild) {
-	for _, pe := range b.edges {
+	for i := range b.edges {
+		pe := &b.edges[i]
 		edge := &b.st.Success
 		if pe.kind == Failure {
 			edge = &b.st.Failure
@@ -424,12 +488,12 @@ func (c *compilation) resolveEdges(r *resolver, b *stepBuild) {
 		}
 		t := parseTarget(pe.bt.s, pe.syn.valueStart)
 		target, ok := r.resolve(t)
-		tr := c.btRange(pe.bt, t.start, t.end)
+		tr := c.btRange(&pe.bt, t.start, t.end)
 		if t.hash {
-			tr = c.btRange(pe.bt, t.start-1, t.end)
+			tr = c.btRange(&pe.bt, t.start-1, t.end)
 		}
 		if !ok {
-			c.reportUnknownTarget(r, b, pe, t, tr)
+			c.reportUnknownTarget(r, b, *pe, t, tr)
 			continue
 		}
 		*edge = Edge{
@@ -449,7 +513,7 @@ func (c *compilation) reportUnknownTarget(r *resolver, b *stepBuild, pe pendingE
 		c.report(Diagnostic{Severity: SeverityError, Rule: "unknown-target",
 			Summary: fmt.Sprintf("%q has no target", pe.ann.Key),
 			Detail:  "write a step number or ID after the separator, or end or fail",
-			Range:   c.btRange(pe.bt, pe.syn.keyStart, len(pe.bt.s)),
+			Range:   c.btRange(&pe.bt, pe.syn.keyStart, len(pe.bt.s)),
 		})
 		return
 	}
@@ -577,9 +641,9 @@ func (c *compilation) checkUnknownKeys(r *resolver, b *stepBuild) {
 			Summary: fmt.Sprintf("%q is not an edge key, but its value goes to %q", h.pe.syn.key, h.target),
 			Detail: fmt.Sprintf("write the branch as \"yes (%s): %s\" for the success edge or \"no (%s): %s\" for the failure edge; edge keys are yes, no, on success, on failure and their synonyms",
 				label, value, label, value),
-			Range:      h.pe.ann.KeyRange,
+			Range:      c.btRange(&h.pe.bt, h.pe.syn.keyStart, h.pe.syn.keyEnd),
 			Suggestion: fmt.Sprintf("%s (%s): %s", key, label, value),
 		})
-		b.consumed[h.pe.item] = true
+		b.consumed = append(b.consumed, h.pe.item)
 	}
 }

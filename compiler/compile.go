@@ -52,6 +52,7 @@ type compilation struct {
 	// shifted by bodyOff.
 	body    []byte
 	bodyOff int
+	bodyStr string // body as a string, made on first use
 
 	// suggestions counts did-you-mean searches, which are capped so a file
 	// full of bad targets cannot make compiling quadratic.

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,36 +21,7 @@ func (c *compilation) abs(off int) int { return off + c.bodyOff }
 // offsets into src, without trailing white space.
 func (c *compilation) blockSpan(n ast.Node) (start, end int) {
 	start, end = -1, -1
-	ast.Walk(n, func(m ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		if p := m.Pos(); p >= 0 && (start < 0 || p < start) {
-			start = p
-		}
-		if m.Type() == ast.TypeBlock {
-			lines := m.Lines()
-			for i := 0; i < lines.Len(); i++ {
-				seg := lines.At(i)
-				if start < 0 || seg.Start < start {
-					start = seg.Start
-				}
-				if seg.Stop > end {
-					end = seg.Stop
-				}
-			}
-			if fc, ok := m.(*ast.FencedCodeBlock); ok {
-				if e := c.closingFence(fc); e > end {
-					end = e
-				}
-			}
-			if hb, ok := m.(*ast.HTMLBlock); ok && hb.HasClosure() && hb.ClosureLine.Stop > end {
-				end = hb.ClosureLine.Stop
-			}
-			return ast.WalkContinue, nil
-		}
-		return ast.WalkSkipChildren, nil // inline content lies within its block's lines
-	})
+	c.spanOf(n, &start, &end)
 	if start < 0 {
 		return c.abs(0), c.abs(0)
 	}
@@ -64,6 +36,41 @@ func (c *compilation) blockSpan(n ast.Node) (start, end int) {
 		end--
 	}
 	return c.abs(start), c.abs(end)
+}
+
+// spanOf widens [start, end) to cover block n. It visits blocks only:
+// inline content lies within its block's lines. Recursion depth is bounded
+// by MaxNesting, which checkNesting enforces before parsing.
+func (c *compilation) spanOf(n ast.Node, start, end *int) {
+	if p := n.Pos(); p >= 0 && (*start < 0 || p < *start) {
+		*start = p
+	}
+	lines := n.Lines()
+	if k := lines.Len(); k > 0 {
+		first, last := lines.At(0), lines.At(k-1)
+		if *start < 0 || first.Start < *start {
+			*start = first.Start
+		}
+		if last.Stop > *end {
+			*end = last.Stop
+		}
+	}
+	switch v := n.(type) {
+	case *ast.FencedCodeBlock:
+		if e := c.closingFence(v); e > *end {
+			*end = e
+		}
+	case *ast.HTMLBlock:
+		if v.HasClosure() && v.ClosureLine.Stop > *end {
+			*end = v.ClosureLine.Stop
+		}
+	}
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		if ch.Type() != ast.TypeBlock {
+			return
+		}
+		c.spanOf(ch, start, end)
+	}
 }
 
 // closingFence returns the end of a fenced code block's closing fence line,
@@ -100,56 +107,91 @@ func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\
 // attribute) is left out. keepBreaks keeps line breaks as newlines;
 // otherwise all white space is collapsed to single spaces.
 func (c *compilation) inlineText(n ast.Node, skipStart, skipEnd int, keepBreaks bool) string {
-	var b strings.Builder
-	c.writeInline(&b, n, skipStart-c.bodyOff, skipEnd-c.bodyOff, keepBreaks, false)
-	if !keepBreaks {
-		return strings.Join(strings.Fields(b.String()), " ")
+	w := textWriter{keepBreaks: keepBreaks}
+	if lines := n.Lines(); lines.Len() > 0 {
+		w.b.Grow(lines.At(lines.Len()-1).Stop - lines.At(0).Start)
 	}
-	lines := strings.Split(b.String(), "\n")
-	for i, l := range lines {
-		lines[i] = strings.Join(strings.Fields(l), " ")
-	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
+	c.writeInline(&w, n, skipStart-c.bodyOff, skipEnd-c.bodyOff, false)
+	return w.b.String()
 }
 
-func (c *compilation) writeInline(b *strings.Builder, n ast.Node, skipStart, skipEnd int, keepBreaks, raw bool) {
-	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
-		switch v := ch.(type) {
-		case *ast.Text:
-			seg := v.Segment
-			c.writeSegment(b, seg.Start, seg.Stop, skipStart, skipEnd, raw || v.IsRaw())
-			if v.SoftLineBreak() || v.HardLineBreak() {
-				if keepBreaks {
-					b.WriteByte('\n')
-				} else {
-					b.WriteByte(' ')
+// textWriter collapses white space as it writes: runs of spaces become one
+// space, line breaks become one newline (keepBreaks) or a space, and
+// nothing is left at either end.
+type textWriter struct {
+	b          strings.Builder
+	keepBreaks bool
+	space      bool // a space is pending
+	newline    bool // a newline is pending
+}
+
+func (w *textWriter) write(v []byte) {
+	for _, ch := range v {
+		switch ch {
+		case ' ', '\t', '\r', '\f', '\v':
+			w.space = true
+		case '\n':
+			if w.keepBreaks {
+				w.newline = true
+			} else {
+				w.space = true
+			}
+		default:
+			if w.b.Len() > 0 {
+				if w.newline {
+					w.b.WriteByte('\n')
+				} else if w.space {
+					w.b.WriteByte(' ')
 				}
 			}
-		case *ast.String:
-			b.Write(v.Value)
-		case *ast.CodeSpan:
-			c.writeInline(b, v, skipStart, skipEnd, keepBreaks, true)
-		case *ast.RawHTML:
-			// Inline HTML is markup (and <!-- comments --> are notes to
-			// tools, such as skillc-disable): none of it is text.
-		case *ast.AutoLink:
-			b.Write(v.Label(c.body))
-		default:
-			c.writeInline(b, ch, skipStart, skipEnd, keepBreaks, raw)
+			w.space, w.newline = false, false
+			w.b.WriteByte(ch)
 		}
 	}
 }
 
-func (c *compilation) writeSegment(b *strings.Builder, start, stop, skipStart, skipEnd int, raw bool) {
+func (w *textWriter) lineBreak() {
+	if w.keepBreaks {
+		w.newline = true
+	} else {
+		w.space = true
+	}
+}
+
+func (c *compilation) writeInline(w *textWriter, n ast.Node, skipStart, skipEnd int, raw bool) {
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		switch v := ch.(type) {
+		case *ast.Text:
+			seg := v.Segment
+			c.writeSegment(w, seg.Start, seg.Stop, skipStart, skipEnd, raw || v.IsRaw())
+			if v.SoftLineBreak() || v.HardLineBreak() {
+				w.lineBreak()
+			}
+		case *ast.String:
+			w.write(v.Value)
+		case *ast.CodeSpan:
+			c.writeInline(w, v, skipStart, skipEnd, true)
+		case *ast.RawHTML:
+			// Inline HTML is markup (and <!-- comments --> are notes to
+			// tools, such as skillc-disable): none of it is text.
+		case *ast.AutoLink:
+			w.write(v.Label(c.body))
+		default:
+			c.writeInline(w, ch, skipStart, skipEnd, raw)
+		}
+	}
+}
+
+func (c *compilation) writeSegment(w *textWriter, start, stop, skipStart, skipEnd int, raw bool) {
 	write := func(s, e int) {
 		if s >= e {
 			return
 		}
 		v := c.body[s:e]
-		if !raw {
+		if !raw && bytes.ContainsAny(v, "\\&") {
 			v = util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v)))
 		}
-		b.Write(v)
+		w.write(v)
 	}
 	if skipEnd <= start || skipStart >= stop || skipStart < 0 {
 		write(start, stop)
@@ -206,7 +248,7 @@ func (c *compilation) renderBlock(n ast.Node) string {
 }
 
 // renderList renders a list, leaving out the items in skip.
-func (c *compilation) renderList(l *ast.List, skip map[ast.Node]bool) string {
+func (c *compilation) renderList(l *ast.List, skip []ast.Node) string {
 	var items []string
 	num := l.Start
 	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
@@ -215,7 +257,7 @@ func (c *compilation) renderList(l *ast.List, skip map[ast.Node]bool) string {
 			marker = strconv.Itoa(num) + ". "
 		}
 		num++
-		if skip[it] {
+		if slices.Contains(skip, it) {
 			continue
 		}
 		var kids []ast.Node
@@ -233,7 +275,12 @@ func (c *compilation) renderList(l *ast.List, skip map[ast.Node]bool) string {
 			}
 		}
 		body := strings.Join(parts, sep)
-		items = append(items, marker+prefixLines(body, strings.Repeat(" ", len(marker)), "")[len(marker):])
+		if body == "" {
+			items = append(items, strings.TrimSpace(marker))
+			continue
+		}
+		indented := prefixLines(body, strings.Repeat(" ", len(marker)), "")
+		items = append(items, marker+strings.TrimPrefix(indented, strings.Repeat(" ", len(marker))))
 	}
 	sep := "\n"
 	if !l.IsTight {
@@ -245,6 +292,12 @@ func (c *compilation) renderList(l *ast.List, skip map[ast.Node]bool) string {
 // prefixLines puts prefix before every line of s, and blank before empty
 // lines.
 func prefixLines(s, prefix, blank string) string {
+	if !strings.Contains(s, "\n") {
+		if s == "" {
+			return blank
+		}
+		return prefix + s
+	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		if l == "" {

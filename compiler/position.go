@@ -15,6 +15,9 @@ type lineIndex struct {
 	// the file as it is on disk (a stripped BOM still counts).
 	base   int
 	starts []int // byte offset in src where each line begins
+	// last is the line of the previous lookup: positions are mostly asked
+	// for in file order, so it usually answers without a search.
+	last int
 }
 
 func newLineIndex(filename string, src []byte, base int) *lineIndex {
@@ -36,7 +39,11 @@ func (x *lineIndex) pos(off int) Pos {
 	if off > len(x.src) {
 		off = len(x.src)
 	}
-	line := sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off }) - 1
+	line := x.last
+	if !(x.starts[line] <= off && (line+1 == len(x.starts) || off < x.starts[line+1])) {
+		line = sort.SearchInts(x.starts, off+1) - 1
+		x.last = line
+	}
 	start := x.starts[line]
 	return Pos{Line: line + 1, Column: utf8.RuneCount(x.src[start:off]) + 1, Byte: off + x.base}
 }

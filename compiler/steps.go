@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -19,18 +20,19 @@ type stepBuild struct {
 	number int
 	// blocks are the step's blocks after its goal: detail and annotations.
 	blocks []ast.Node
-	// consumed are bullet items that turned out to be annotations.
-	consumed map[ast.Node]bool
+	// consumed are bullet items that turned out to be annotations: a few
+	// per step, so a slice beats a map.
+	consumed []ast.Node
 	edges    []pendingEdge
 	unknown  []pendingEdge // bullets with an unknown KEY, maybe a branch
 }
 
 // pendingEdge is an edge bullet whose target is resolved once all IDs are
-// known.
+// known, or a bullet with an unknown KEY (then ann is nil).
 type pendingEdge struct {
 	kind EdgeKind
-	ann  Annotation
-	bt   *bulletText
+	ann  *Annotation
+	bt   bulletText
 	syn  annotationSyntax
 	item ast.Node
 }
@@ -109,7 +111,7 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 	}
 	var builds []*stepBuild
 	for _, m := range chosen {
-		b := &stepBuild{st: &Step{}, number: -1, consumed: map[ast.Node]bool{}}
+		b := &stepBuild{st: &Step{}, number: -1}
 		if n, err := strconv.Atoi(m.number); err == nil {
 			b.number = n
 			b.st.ID = strconv.Itoa(n)
@@ -192,7 +194,7 @@ func (c *compilation) listSteps(l *ast.List) []*stepBuild {
 	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
 		num := l.Start + i
 		i++
-		b := &stepBuild{st: &Step{ID: strconv.Itoa(num)}, number: num, consumed: map[ast.Node]bool{}}
+		b := &stepBuild{st: &Step{ID: strconv.Itoa(num)}, number: num}
 		s, e := c.blockSpan(it)
 		b.st.Range = c.idx.rng(s, e)
 		// ListItem.Pos is the marker; its digits are the written number.
@@ -237,7 +239,7 @@ func (c *compilation) explicitID(b *stepBuild, start, end int) (int, int) {
 	if end-start < 3 || c.src[end-1] != '}' {
 		return -1, -1
 	}
-	open := strings.LastIndex(string(c.src[start:end]), "{#")
+	open := bytes.LastIndex(c.src[start:end], []byte("{#"))
 	if open < 0 {
 		return -1, -1
 	}
