@@ -129,7 +129,14 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	// as that, not as a failed migration.
 	if err := pool.Ping(mctx); err != nil {
 		pool.Close()
-		return nil, s.fail(mctx, "connect", err)
+		if mctx.Err() != nil {
+			// The pool reports only the context's error then; say where
+			// it was trying to connect.
+			cc := cfg.ConnConfig
+			return nil, fmt.Errorf("postgres: connect: no answer from %s:%d (database %q): %w", cc.Host, cc.Port, cc.Database, mctx.Err())
+		}
+		// pgx's message names the host and database.
+		return nil, fmt.Errorf("postgres: connect: %w", err)
 	}
 	if err := s.migrate(mctx); err != nil {
 		pool.Close()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -219,6 +220,32 @@ func TestOpenErrors(t *testing.T) {
 				t.Errorf("error %q shows the password", err)
 			}
 		})
+	}
+}
+
+// A server that accepts the connection and never answers: Open gives up at
+// the timeout and says where it was connecting.
+func TestOpenTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	addr := ln.Addr().(*net.TCPAddr)
+	dsn := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/test?sslmode=disable", addr.Port)
+	_, err = postgres.Open(context.Background(), dsn, postgres.Options{Timeout: 300 * time.Millisecond})
+	want := fmt.Sprintf(`postgres: connect: no answer from 127.0.0.1:%d (database "test"): context deadline exceeded`, addr.Port)
+	if err == nil || err.Error() != want || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("open = %v, want %q", err, want)
 	}
 }
 
