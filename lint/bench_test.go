@@ -24,13 +24,16 @@ func benchCorpus(b *testing.B, n, steps int) (dir string, files []string) {
 		var sb strings.Builder
 		fmt.Fprintf(&sb, "---\nname: %s\ndescription: Generated skill %d. Use when benchmarking the linter.\nallowed-tools: search_thread list_records ask_user\n---\n# Skill %d\n\n## Steps\n\n", name, i, i)
 		for s := 1; s <= steps; s++ {
+			// Continuation lines line up with the item's text, whatever
+			// the width of its number, so every bullet stays in its step.
+			in := strings.Repeat(" ", len(fmt.Sprint(s))+2)
 			switch {
 			case s%5 == 0 && s+2 <= steps:
-				fmt.Fprintf(&sb, "%d. Is record %d already in the thread?\n   - tools: search_thread\n   - yes: %d\n   - no (missing): %d\n", s, s, s+1, s+2)
+				fmt.Fprintf(&sb, "%d. Is record %d already in the thread?\n%s- tools: search_thread\n%s- yes: %d\n%s- no (missing): %d\n", s, s, in, in, s+1, in, s+2)
 			case s%3 == 0:
-				fmt.Fprintf(&sb, "%d. List the records for part %d.\n   - tools: `list_records`, ask_user\n   - on failure: end - nothing to list\n\n   If the list is empty, tell the user; keep the answer short.\n", s, s)
+				fmt.Fprintf(&sb, "%d. List the records for part %d.\n%s- tools: `list_records`, ask_user\n%s- on failure: end - nothing to list\n\n%sIf the list is empty, tell the user; keep the answer short.\n", s, s, in, in, in)
 			default:
-				fmt.Fprintf(&sb, "%d. Do step %d of the **procedure** with care.\n\n   Note the result in the thread.\n", s, s)
+				fmt.Fprintf(&sb, "%d. Do step %d of the **procedure** with care.\n\n%sNote the result in the thread.\n", s, s, in)
 			}
 		}
 		p := filepath.Join(dir, name, "SKILL.md")
@@ -53,8 +56,8 @@ func BenchmarkLint(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		res := LintFiles(files, Options{})
-		if e, _, _ := res.Count(); e > 0 {
-			b.Fatalf("generated skills have errors: %v", res.Diagnostics()[:1])
+		if ds := res.Diagnostics(); len(ds) > 0 {
+			b.Fatalf("generated skills have %d findings, e.g. %v", len(ds), ds[0])
 		}
 	}
 }

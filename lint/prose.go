@@ -31,18 +31,26 @@ func proseSpans(src []byte, from, to int) [][2]int {
 		default:
 			// Split the line around HTML comments, which may span lines.
 			start := off
-			for i := off; i < end; i++ {
-				if !inComment && bytes.HasPrefix(src[i:end], []byte("<!--")) {
-					if i > start {
-						spans = append(spans, [2]int{start, i})
+			for i := off; i < end; {
+				if !inComment {
+					k := bytes.Index(src[i:end], []byte("<!--"))
+					if k < 0 {
+						break
+					}
+					if i+k > start {
+						spans = append(spans, [2]int{start, i + k})
 					}
 					inComment = true
-					i += 3
-				} else if inComment && bytes.HasPrefix(src[i:end], []byte("-->")) {
-					inComment = false
-					i += 2
-					start = i + 1
+					i += k + 4
+					continue
 				}
+				k := bytes.Index(src[i:end], []byte("-->"))
+				if k < 0 {
+					break
+				}
+				inComment = false
+				i += k + 3
+				start = i
 			}
 			if !inComment && start < end {
 				spans = append(spans, [2]int{start, end})

@@ -43,31 +43,51 @@ Good:
 // expressions: it runs on the text of every step of every skill, and a
 // single pass over the words is several times cheaper than backtracking
 // regexps at each byte.
-var (
-	moveVerbs   = wordSet("continue", "proceed", "go", "jump", "skip", "return", "move", "loop", "come", "head")
-	backVerbs   = wordSet("return", "loop", "come")
-	moveFillers = wordSet("straight", "directly", "back", "on", "forward")
-	movePreps   = wordSet("to", "with", "at")
-	targetKinds = wordSet("step", "phase")
-	stopWords   = wordSet("stop", "abort")
-	negations   = wordSet("don't", "do not", "never", "not", "without", "cannot", "can't", "don\u2019t", "can\u2019t")
-	// failureCues mark a clause about the failure path; words starting
-	// with fail or error count too.
-	failureCues = wordSet("otherwise", "else", "not", "no", "cannot", "can't", "doesn't", "don't", "isn't", "won't",
-		"decline", "declines", "wrong", "broken", "red", "can\u2019t", "doesn\u2019t", "don\u2019t", "isn\u2019t", "won\u2019t")
+// Word classes, decided by a switch (cheaper than map lookups on every
+// word of every step).
+const (
+	wordMove   = 1 << iota // continue, proceed, go, ...
+	wordBack               // a move that goes back: return, loop, come
+	wordStop               // stop, abort
+	wordCue                // marks a clause about the failure path
+	wordNegate             // don't, never, ...
+	wordFiller             // straight, directly, back, on, forward
+	wordPrep               // to, with, at
+	wordKind               // step, phase
 )
 
-func wordSet(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
+func classify(w string) int {
+	switch w {
+	case "continue", "proceed", "go", "jump", "skip", "move", "head":
+		return wordMove
+	case "return", "loop", "come":
+		return wordMove | wordBack
+	case "stop", "abort":
+		return wordStop
+	case "otherwise", "else", "no", "doesn't", "isn't", "won't", "decline", "declines", "wrong", "broken", "red",
+		"doesn\u2019t", "isn\u2019t", "won\u2019t":
+		return wordCue
+	case "not", "cannot", "can't", "don't", "can\u2019t", "don\u2019t":
+		return wordCue | wordNegate
+	case "never", "without":
+		return wordNegate
+	case "straight", "directly", "back", "on", "forward":
+		return wordFiller
+	case "to", "with", "at":
+		return wordPrep
+	case "step", "phase":
+		return wordKind
 	}
-	return m
+	if strings.HasPrefix(w, "fail") || strings.HasPrefix(w, "error") {
+		return wordCue
+	}
+	return 0
 }
 
 type word struct {
 	text       string // lowercased
-	start, end int    // byte offsets in the sentence
+	class      int
+	start, end int // byte offsets in the sentence
 }
 
 func isWordByte(c byte) bool {
@@ -86,23 +106,36 @@ func words(s string, out []word) []word {
 		for j < len(s) && isWordByte(s[j]) {
 			j++
 		}
-		w := strings.Trim(s[i:j], "-'")
-		if w != "" {
-			k := i + strings.Index(s[i:j], w)
-			out = append(out, word{strings.ToLower(w), k, k + len(w)})
+		a, b := i, j
+		for a < b && (s[a] == '-' || s[a] == '\'') {
+			a++
+		}
+		for b > a && (s[b-1] == '-' || s[b-1] == '\'') {
+			b--
+		}
+		if a < b {
+			w := lowerASCII(s[a:b])
+			out = append(out, word{w, classify(w), a, b})
 		}
 		i = j
 	}
 	return out
 }
 
+// lowerASCII lowercases ASCII letters, allocating only when there is an
+// upper-case one; the words compared against are ASCII.
+func lowerASCII(w string) string {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(w)
+		}
+	}
+	return w
+}
+
 // spaced reports whether only white space separates a and b.
 func spaced(s string, a, b word) bool {
 	return strings.TrimSpace(s[a.end:b.start]) == ""
-}
-
-func isFailureCue(w string) bool {
-	return failureCues[w] || strings.HasPrefix(w, "fail") || strings.HasPrefix(w, "error")
 }
 
 // splitSentences calls f with each sentence of s (ended by . ; ! or ?) and
@@ -163,19 +196,20 @@ func proseBranchSentence(p *Pass, st *compiler.Step, sentence string, base int, 
 	cue := false // a failure cue seen earlier in the sentence
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
-		if cue && stopWords[w.text] && !negatedAt(sentence, ws, i) && endsClause(sentence, w.end) {
+		class := ws[i].class
+		if cue && class&wordStop != 0 && !negatedAt(ws, i) && endsClause(sentence, w.end) {
 			reportProseBranch(p, st, compiler.Failure, compiler.Fail, base+w.start, base+w.end)
 		}
-		if moveVerbs[w.text] {
+		if class&wordMove != 0 {
 			if id, end, back, ok := moveTarget(p.Skill, sentence, ws, i); ok && id != st.ID {
 				kind := compiler.Success
-				if back || backVerbs[w.text] || cue {
+				if back || class&wordBack != 0 || cue {
 					kind = compiler.Failure
 				}
 				reportProseBranch(p, st, kind, id, base+w.start, base+end)
 			}
 		}
-		if isFailureCue(w.text) {
+		if class&wordCue != 0 {
 			cue = true
 		}
 	}
@@ -186,11 +220,11 @@ func proseBranchSentence(p *Pass, st *compiler.Step, sentence string, base int, 
 func moveTarget(s *compiler.Skill, sentence string, ws []word, i int) (id string, end int, back bool, ok bool) {
 	j := i + 1
 	next := func() bool { return j < len(ws) && spaced(sentence, ws[j-1], ws[j]) }
-	if next() && moveFillers[ws[j].text] {
+	if next() && ws[j].class&wordFiller != 0 {
 		back = ws[j].text == "back"
 		j++
 	}
-	if !next() || !movePreps[ws[j].text] {
+	if !next() || ws[j].class&wordPrep == 0 {
 		return "", 0, false, false
 	}
 	j++
@@ -198,7 +232,7 @@ func moveTarget(s *compiler.Skill, sentence string, ws []word, i int) (id string
 		j++
 	}
 	marked := false
-	if next() && targetKinds[ws[j].text] {
+	if next() && ws[j].class&wordKind != 0 {
 		marked = true
 		j++
 	}
@@ -215,16 +249,15 @@ func moveTarget(s *compiler.Skill, sentence string, ws []word, i int) (id string
 }
 
 // negatedAt reports whether word i is negated ("don't stop", "never
-// abort").
-func negatedAt(sentence string, ws []word, i int) bool {
+// abort", "do not stop").
+func negatedAt(ws []word, i int) bool {
 	if i == 0 {
 		return false
 	}
-	prev := ws[i-1].text
-	if negations[prev] {
+	if ws[i-1].class&wordNegate != 0 {
 		return true
 	}
-	return i >= 2 && negations[ws[i-2].text+" "+prev]
+	return i >= 2 && ws[i-2].text == "do" && ws[i-1].text == "not"
 }
 
 // endsClause reports whether a stop word at end is a verb that ends its
