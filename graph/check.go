@@ -125,7 +125,7 @@ func (g *Graph) edgeBetween(from, to string) Edge {
 // stepEdges are the (at most two) edges out of a step. Edges are stored
 // step by step in source order, so they are found by the step's index.
 func (g *Graph) stepEdges(id string) []Edge {
-	i, ok := g.index[id]
+	i, ok := g.lookup(id)
 	if !ok || i >= g.steps() {
 		return nil
 	}

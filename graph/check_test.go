@@ -99,6 +99,10 @@ func TestNewRejects(t *testing.T) {
 	}{
 		{"nil", nil, "no skill"},
 		{"duplicate", skill("1", "1"), `duplicate step id "1"`},
+		{"duplicate explicit ids", skill("a", "b", "a"), `duplicate step id "a"`},
+		{"explicit id equal to a later number", skill("1", "3", "3"), `duplicate step id "3"`},
+		{"number out of order equal to a numbered step", skill("5", "6", "x", "6"), `duplicate step id "6"`},
+		{"numbers not from one", skill("7", "8", "7"), `duplicate step id "7"`},
 		{"reserved", skill("1", "End"), `step id "End" is reserved for the terminal "end"`},
 		{"empty id", &compiler.Skill{Steps: []*compiler.Step{{}}}, "step 1 has no id"},
 		{"bad entry", func() *compiler.Skill { s := skill("1"); s.Entry = "9"; return s }(), `entry "9" is not a step`},
@@ -123,5 +127,31 @@ func TestNoSteps(t *testing.T) {
 	}
 	if g.Reachable() != nil || g.Cycles() != nil || g.CannotReachEnd() != nil || g.EntryReachesEnd() || g.Check() != nil {
 		t.Error("a skill without steps has no graph to analyse")
+	}
+}
+
+func TestLookupMixedIDs(t *testing.T) {
+	// Numbered steps, an explicit ID and a number out of order: every
+	// target resolves, whichever way it is found.
+	s := skill("3 clarify", "4 9 end", "clarify 4", "9 3 end")
+	s.Steps[2].ID = "clarify"
+	s.Entry = "clarify"
+	g, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range g.Edges() {
+		got = append(got, e.From+">"+e.To)
+	}
+	want := "3>clarify 3>fail 4>9 4>end clarify>4 clarify>fail 9>3 9>end"
+	if strings.Join(got, " ") != want {
+		t.Errorf("edges %s\nwant  %s", strings.Join(got, " "), want)
+	}
+	if g.Entry() != "clarify" {
+		t.Errorf("entry %q", g.Entry())
+	}
+	if c := g.Cycles(); len(c) != 1 || strings.Join(c[0], " ") != "3 clarify 4 9" {
+		t.Errorf("cycles %v", c)
 	}
 }

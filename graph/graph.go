@@ -43,6 +43,9 @@ type Graph struct {
 	// nodes holds the step IDs in source order, then End, then Fail; every
 	// analysis works on these indexes.
 	nodes []string
+	// first is the number of the first step when its ID is a number, else
+	// -1; index maps the IDs that are not their position's number.
+	first int
 	index map[string]int
 	entry int // -1 when the skill has no steps
 
@@ -82,10 +85,11 @@ func New(s *compiler.Skill) (*Graph, error) {
 	g := &Graph{
 		skill: s,
 		nodes: make([]string, 0, n+2),
-		index: make(map[string]int, n+2),
 		entry: -1,
 		edges: make([]edge, 0, 2*n),
+		first: -1,
 	}
+	targets := make([]string, 0, 2*n)
 	for _, st := range s.Steps {
 		switch {
 		case st == nil || st.ID == "":
@@ -93,18 +97,20 @@ func New(s *compiler.Skill) (*Graph, error) {
 		case strings.EqualFold(st.ID, compiler.End) || strings.EqualFold(st.ID, compiler.Fail):
 			return nil, fmt.Errorf("step id %q is reserved for the terminal %q", st.ID, strings.ToLower(st.ID))
 		}
-		if _, dup := g.index[st.ID]; dup {
-			return nil, fmt.Errorf("duplicate step id %q", st.ID)
-		}
-		g.addNode(st.ID)
+		g.nodes = append(g.nodes, st.ID)
+		// Read the targets now, while the step is in cache: a second pass
+		// over 100,000 scattered steps would miss the cache on each.
+		targets = append(targets, st.Success.Target, st.Failure.Target)
 	}
-	g.addNode(compiler.End)
-	g.addNode(compiler.Fail)
+	if err := g.indexSteps(); err != nil {
+		return nil, err
+	}
+	g.nodes = append(g.nodes, compiler.End, compiler.Fail)
 
 	if n > 0 {
 		g.entry = 0
 		if s.Entry != "" {
-			i, ok := g.index[s.Entry]
+			i, ok := g.lookup(s.Entry)
 			if !ok || i >= n {
 				return nil, fmt.Errorf("entry %q is not a step of the skill", s.Entry)
 			}
@@ -112,13 +118,13 @@ func New(s *compiler.Skill) (*Graph, error) {
 		}
 	}
 
-	for i, st := range s.Steps {
+	for i := 0; i < n; i++ {
 		next := compiler.End
 		if i+1 < n {
-			next = s.Steps[i+1].ID
+			next = g.nodes[i+1]
 		}
-		g.addEdge(i, compiler.Success, st.Success.Target, next)
-		g.addEdge(i, compiler.Failure, st.Failure.Target, compiler.Fail)
+		g.addEdge(i, compiler.Success, targets[2*i], next)
+		g.addEdge(i, compiler.Failure, targets[2*i+1], compiler.Fail)
 	}
 	g.buildArcs()
 	g.reach = g.reachable()
@@ -127,9 +133,54 @@ func New(s *compiler.Skill) (*Graph, error) {
 	return g, nil
 }
 
-func (g *Graph) addNode(id string) {
-	g.index[id] = len(g.nodes)
-	g.nodes = append(g.nodes, id)
+// indexSteps makes step IDs findable and rejects duplicates. Most steps
+// are numbered in order ("1", "2", ...): such a step is found by position
+// (see numbered) and needs no map entry, and two of them cannot clash. Only
+// the others, an explicit {#id} or a number out of order, go into the map,
+// after a check against the numbered step they could equal. At 100,000
+// steps a map of every ID costs more than the whole analysis, in cache
+// misses.
+func (g *Graph) indexSteps() error {
+	if len(g.nodes) > 0 {
+		if k, ok := smallNumber(g.nodes[0]); ok {
+			g.first = k
+		}
+	}
+	inPlace := func(i int) bool {
+		k, ok := smallNumber(g.nodes[i])
+		return ok && g.first >= 0 && k-g.first == i
+	}
+	for i, id := range g.nodes {
+		if inPlace(i) {
+			continue
+		}
+		if j, ok := g.numbered(id); ok && j != i && inPlace(j) {
+			return fmt.Errorf("duplicate step id %q", id)
+		}
+		if g.index == nil {
+			g.index = make(map[string]int)
+		}
+		if _, dup := g.index[id]; dup {
+			return fmt.Errorf("duplicate step id %q", id)
+		}
+		g.index[id] = i
+	}
+	return nil
+}
+
+// lookup finds a node by ID: a step, End or Fail.
+func (g *Graph) lookup(id string) (int, bool) {
+	switch id {
+	case compiler.End:
+		return g.endIndex(), true
+	case compiler.Fail:
+		return g.failIndex(), true
+	}
+	if i, ok := g.numbered(id); ok {
+		return i, true
+	}
+	i, ok := g.index[id]
+	return i, ok
 }
 
 func (g *Graph) addEdge(from int, kind compiler.EdgeKind, to, def string) {
@@ -140,18 +191,10 @@ func (g *Graph) addEdge(from int, kind compiler.EdgeKind, to, def string) {
 	// known; only the others pay for a lookup.
 	var toIndex int
 	ok := true
-	switch {
-	case to == compiler.End:
-		toIndex = g.endIndex()
-	case to == compiler.Fail:
-		toIndex = g.failIndex()
-	case from+1 < g.steps() && to == g.nodes[from+1]:
+	if from+1 < g.steps() && to == g.nodes[from+1] {
 		toIndex = from + 1
-	default:
-		toIndex, ok = g.numbered(to)
-		if !ok {
-			toIndex, ok = g.index[to]
-		}
+	} else {
+		toIndex, ok = g.lookup(to)
 	}
 	if !ok {
 		g.dropped++
@@ -180,15 +223,11 @@ func (g *Graph) spell(e edge) Edge {
 // steps the map's random reads miss the cache; this reads one slot.
 func (g *Graph) numbered(id string) (int, bool) {
 	k, ok := smallNumber(id)
-	if !ok || g.steps() == 0 {
+	if !ok || g.first < 0 {
 		return 0, false
 	}
-	first, ok := smallNumber(g.nodes[0])
-	if !ok {
-		return 0, false
-	}
-	i := k - first
-	if i < 0 || i >= g.steps() || g.nodes[i] != id {
+	i := k - g.first
+	if i < 0 || i >= len(g.nodes) || g.nodes[i] != id {
 		return 0, false
 	}
 	return i, true

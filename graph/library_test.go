@@ -88,8 +88,8 @@ func TestAgreesWithLibrary(t *testing.T) {
 		}
 		var want []string
 		for _, c := range sccs {
-			if len(c) > 1 || (len(c) == 1 && g.selfLoop(int32(g.index[c[0]]))) {
-				slices.SortFunc(c, func(a, b string) int { return g.index[a] - g.index[b] })
+			if len(c) > 1 || (len(c) == 1 && g.selfLoop(int32(g.pos(c[0])))) {
+				slices.SortFunc(c, func(a, b string) int { return g.pos(a) - g.pos(b) })
 				want = append(want, strings.Join(c, ","))
 			}
 		}
@@ -123,9 +123,17 @@ func TestAgreesWithLibrary(t *testing.T) {
 			}
 			return false
 		})
-		slices.SortFunc(reach, func(a, b string) int { return g.index[a] - g.index[b] })
+		slices.SortFunc(reach, func(a, b string) int { return g.pos(a) - g.pos(b) })
 		if !slices.Equal(reach, g.Reachable()) {
 			t.Fatalf("%s: reachable %v, library walks %v", name, g.Reachable(), reach)
 		}
 	}
+}
+
+func (g *Graph) pos(id string) int {
+	i, ok := g.lookup(id)
+	if !ok {
+		panic("no node " + id)
+	}
+	return i
 }

@@ -62,7 +62,8 @@ func (g *Graph) Mermaid() []byte {
 		fmt.Fprintf(&b, "    %s((\" \")) --> %s\n", mermaidEntry, name(g.entry))
 		link++
 	}
-	for _, e := range g.Edges() {
+	for _, ie := range g.edges {
+		e := g.spell(ie)
 		arrow := "-->"
 		if e.Kind == compiler.Failure {
 			arrow = "-.->"
@@ -76,7 +77,7 @@ func (g *Graph) Mermaid() []byte {
 			}
 			label = "|\"" + strings.Join(lines, "<br/>") + "\"|"
 		}
-		fmt.Fprintf(&b, "    %s %s%s %s\n", name(g.index[e.From]), arrow, label, name(g.index[e.To]))
+		fmt.Fprintf(&b, "    %s %s%s %s\n", name(int(ie.from)), arrow, label, name(int(ie.to)))
 		link++
 	}
 
