@@ -634,7 +634,7 @@ func (c *compilation) checkUnknownKeys(r *resolver, b *stepBuild) {
 		value := strings.TrimSpace(h.pe.bt.s[h.pe.syn.valueStart:])
 		label := h.pe.syn.key
 		if h.pe.syn.label != "" {
-			label = h.pe.syn.key + ", " + h.pe.syn.label
+			label = h.pe.syn.key + " " + h.pe.syn.label
 		}
 		label = strings.ToLower(label)
 		c.report(Diagnostic{Severity: SeverityError, Rule: "unknown-branch-key",
