@@ -203,7 +203,7 @@ func LintSource(filename string, src []byte, opts Options) compiler.Diagnostics 
 	}
 
 	var unknownRules compiler.Diagnostics
-	var sups []suppression
+	var sups *suppressions
 	if bytes.Contains(sk.Source, []byte("skillc-disable")) {
 		if pass.lines == nil {
 			pass.lines = newLineIndex(sk.Source)
@@ -212,7 +212,7 @@ func LintSource(filename string, src []byte, opts Options) compiler.Diagnostics 
 	}
 	out := found[:0]
 	for _, d := range found {
-		if !suppressed(sups, d) {
+		if !sups.covers(d) {
 			out = append(out, d)
 		}
 	}
@@ -232,13 +232,4 @@ func effectiveSeverity(cfg *Config, r *Rule, reported compiler.Severity) compile
 		return reported
 	}
 	return r.Severity
-}
-
-func suppressed(sups []suppression, d compiler.Diagnostic) bool {
-	for _, s := range sups {
-		if s.covers(d) {
-			return true
-		}
-	}
-	return false
 }

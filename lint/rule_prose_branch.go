@@ -162,35 +162,34 @@ func runProseBranch(p *Pass) {
 	s := p.Skill
 	src := s.Source
 	var scratch []word
+	order := make(map[string]int, len(s.Steps)) // step ID -> written position
+	for i, st := range s.Steps {
+		if _, dup := order[st.ID]; !dup {
+			order[st.ID] = i
+		}
+	}
 	for _, st := range s.Steps {
 		if st.Range.IsZero() {
 			continue
 		}
 		from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(src))
 		text := string(src[from:to]) // one copy per step; spans index into it
+		ann := 0                     // annotations and spans are both in source order
 		for _, sp := range proseSpans(src, from, to) {
-			if inAnnotation(st, sp[0]) {
-				continue
+			for ann < len(st.Annotations) && st.Annotations[ann].Range.End.Byte <= sp[0] {
+				ann++
+			}
+			if ann < len(st.Annotations) && sp[0] >= st.Annotations[ann].Range.Start.Byte {
+				continue // an annotation bullet already states its edge
 			}
 			splitSentences(text[sp[0]-from:sp[1]-from], func(sentence string, off int) {
-				proseBranchSentence(p, st, sentence, sp[0]+off, &scratch)
+				proseBranchSentence(p, st, order, sentence, sp[0]+off, &scratch)
 			})
 		}
 	}
 }
 
-// inAnnotation reports whether off falls on an annotation bullet, which
-// already states its edge.
-func inAnnotation(st *compiler.Step, off int) bool {
-	for _, a := range st.Annotations {
-		if off >= a.Range.Start.Byte && off < a.Range.End.Byte {
-			return true
-		}
-	}
-	return false
-}
-
-func proseBranchSentence(p *Pass, st *compiler.Step, sentence string, base int, scratch *[]word) {
+func proseBranchSentence(p *Pass, st *compiler.Step, order map[string]int, sentence string, base int, scratch *[]word) {
 	ws := words(sentence, (*scratch)[:0])
 	*scratch = ws
 	cue := false // a failure cue seen earlier in the sentence
@@ -198,15 +197,15 @@ func proseBranchSentence(p *Pass, st *compiler.Step, sentence string, base int, 
 		w := ws[i]
 		class := ws[i].class
 		if cue && class&wordStop != 0 && !negatedAt(ws, i) && endsClause(sentence, w.end) {
-			reportProseBranch(p, st, compiler.Failure, compiler.Fail, base+w.start, base+w.end)
+			reportProseBranch(p, st, order, compiler.Failure, compiler.Fail, base+w.start, base+w.end)
 		}
 		if class&wordMove != 0 {
-			if id, end, back, ok := moveTarget(p.Skill, sentence, ws, i); ok && id != st.ID {
+			if id, end, back, ok := moveTarget(p.Skill, order, sentence, ws, i); ok && id != st.ID {
 				kind := compiler.Success
 				if back || class&wordBack != 0 || cue {
 					kind = compiler.Failure
 				}
-				reportProseBranch(p, st, kind, id, base+w.start, base+end)
+				reportProseBranch(p, st, order, kind, id, base+w.start, base+end)
 			}
 		}
 		if class&wordCue != 0 {
@@ -217,7 +216,7 @@ func proseBranchSentence(p *Pass, st *compiler.Step, sentence string, base int, 
 
 // moveTarget reads "VERB [back|on|...] to|with|at [the] [step|phase] TARGET"
 // from word i and resolves TARGET to a step.
-func moveTarget(s *compiler.Skill, sentence string, ws []word, i int) (id string, end int, back bool, ok bool) {
+func moveTarget(s *compiler.Skill, order map[string]int, sentence string, ws []word, i int) (id string, end int, back bool, ok bool) {
 	j := i + 1
 	next := func() bool { return j < len(ws) && spaced(sentence, ws[j-1], ws[j]) }
 	if next() && ws[j].class&wordFiller != 0 {
@@ -244,7 +243,7 @@ func moveTarget(s *compiler.Skill, sentence string, ws []word, i int) (id string
 	if strings.HasPrefix(target, "#") {
 		marked, target = true, target[1:]
 	}
-	id, ok = resolveStep(s, target, marked)
+	id, ok = resolveStep(s, order, target, marked)
 	return id, ws[j].end, back, ok
 }
 
@@ -275,16 +274,15 @@ func endsClause(sentence string, end int) bool {
 // resolveStep finds the step a prose target names. A bare word must be a
 // step ID written with {#id}, or a number after "step", so that ordinary
 // words ("go to the store") are never taken for targets.
-func resolveStep(s *compiler.Skill, target string, marked bool) (string, bool) {
-	for _, st := range s.Steps {
-		if st.ID == target && (marked || st.ExplicitID) {
-			return st.ID, true
-		}
+func resolveStep(s *compiler.Skill, order map[string]int, target string, marked bool) (string, bool) {
+	i, ok := order[target]
+	if !ok || !marked && !s.Steps[i].ExplicitID {
+		return "", false
 	}
-	return "", false
+	return target, true
 }
 
-func reportProseBranch(p *Pass, st *compiler.Step, kind compiler.EdgeKind, target string, start, end int) {
+func reportProseBranch(p *Pass, st *compiler.Step, order map[string]int, kind compiler.EdgeKind, target string, start, end int) {
 	edge, key := st.Success, "on success"
 	if kind == compiler.Failure {
 		edge, key = st.Failure, "on failure"
@@ -298,7 +296,7 @@ func reportProseBranch(p *Pass, st *compiler.Step, kind compiler.EdgeKind, targe
 		Suggestion: fmt.Sprintf("- %s: %s", key, target),
 	}
 	switch {
-	case isEarlier(p.Skill, target, st.ID):
+	case target != compiler.Fail && order[target] <= order[st.ID]:
 		// Going back is a loop, which a plan cannot run (rule cycle):
 		// suggesting the edge would trade this hint for an error.
 		d.Summary = fmt.Sprintf("step %q says in prose to go back to step %q; a plan cannot loop", st.ID, target)
@@ -308,17 +306,4 @@ func reportProseBranch(p *Pass, st *compiler.Step, kind compiler.EdgeKind, targe
 		d.Detail = "the default edge already goes there; an annotation makes it explicit"
 	}
 	p.Report(d)
-}
-
-// isEarlier reports whether step target is written at or before step id.
-func isEarlier(s *compiler.Skill, target, id string) bool {
-	for _, st := range s.Steps {
-		switch st.ID {
-		case target:
-			return true
-		case id:
-			return false
-		}
-	}
-	return false
 }

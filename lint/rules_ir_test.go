@@ -214,7 +214,7 @@ func TestSuppressionsIR(t *testing.T) {
 		{at("question-without-branch", 10), false}, // step 3 is outside
 		{at("cycle", 10), false},                   // the file-wide all is in a code block
 	} {
-		if got := suppressed(sups, tt.d); got != tt.want {
+		if got := sups.covers(tt.d); got != tt.want {
 			t.Errorf("%s at line %d: suppressed %v, want %v", tt.d.Rule, tt.d.Range.Start.Line, got, tt.want)
 		}
 	}

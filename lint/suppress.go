@@ -22,41 +22,67 @@ import (
 // comment at column 1 ends the list in CommonMark).
 var suppressRe = regexp.MustCompile(`<!--\s*skillc-disable(-file)?\b([^>]*?)-->`)
 
-type suppression struct {
-	file     bool
-	all      bool
-	rules    map[string]bool
-	from, to int // line scope, inclusive
+// suppressions is a file's suppression comments, indexed so that
+// checking a finding is a map lookup: the cost of a file stays linear
+// however many comments and findings it has.
+type suppressions struct {
+	file   ruleSet
+	byLine map[int]*ruleSet
 }
 
-func (s suppression) covers(d compiler.Diagnostic) bool {
-	if !s.all && !s.rules[d.Rule] {
+type ruleSet struct {
+	all   bool
+	rules map[string]bool
+}
+
+func (rs *ruleSet) add(other ruleSet) {
+	rs.all = rs.all || other.all
+	for r := range other.rules {
+		if rs.rules == nil {
+			rs.rules = map[string]bool{}
+		}
+		rs.rules[r] = true
+	}
+}
+
+func (rs *ruleSet) has(rule string) bool { return rs != nil && (rs.all || rs.rules[rule]) }
+
+func (s *suppressions) covers(d compiler.Diagnostic) bool {
+	if s == nil {
 		return false
 	}
-	return s.file || d.Range.Start.Line >= s.from && d.Range.Start.Line <= s.to
+	return s.file.has(d.Rule) || s.byLine[d.Range.Start.Line].has(d.Rule)
 }
 
 // parseSuppressions reads the suppression comments of a skill. It reports
 // unknown rule IDs through report.
-func parseSuppressions(sk *compiler.Skill, li *lineIndex, report func(compiler.Diagnostic)) []suppression {
+func parseSuppressions(sk *compiler.Skill, li *lineIndex, report func(compiler.Diagnostic)) *suppressions {
 	src := sk.Source
 	if !bytes.Contains(src, []byte("skillc-disable")) {
 		return nil
 	}
-	var out []suppression
+	stepAt := make(map[int]*compiler.Step, len(sk.Steps))
+	for _, st := range sk.Steps {
+		stepAt[st.Range.Start.Line] = st
+	}
+	next := nextContentLines(li)
+	out := &suppressions{byLine: map[int]*ruleSet{}}
+	// Stacked comments share a scope: merge them first, so each scope's
+	// lines are visited once.
+	scopes := map[[2]int]*ruleSet{}
 	for _, sp := range codeFreeLines(src) {
 		line := src[sp[0]:sp[1]]
 		for _, m := range suppressRe.FindAllSubmatchIndex(line, -1) {
-			s := suppression{file: m[2] >= 0, rules: map[string]bool{}}
+			set := ruleSet{rules: map[string]bool{}}
 			list := string(line[m[4]:m[5]])
 			off := sp[0] + m[4]
 			for _, f := range fieldsWithOffsets(list) {
 				id := f.text
 				switch {
 				case id == "all":
-					s.all = true
+					set.all = true
 				case Lookup(id) != nil:
-					s.rules[id] = true
+					set.rules[id] = true
 				default:
 					d := compiler.Diagnostic{
 						Severity: compiler.SeverityError,
@@ -72,20 +98,31 @@ func parseSuppressions(sk *compiler.Skill, li *lineIndex, report func(compiler.D
 					report(d)
 				}
 			}
-			if len(s.rules) == 0 && !s.all {
+			if len(set.rules) == 0 && !set.all {
 				continue
 			}
-			if !s.file {
-				here := li.pos(sp[0]).Line
-				s.from = nextContentLine(li, here)
-				s.to = s.from
-				for _, st := range sk.Steps {
-					if st.Range.Start.Line == s.from {
-						s.to = lastLine(st.Range)
-					}
-				}
+			if m[2] >= 0 { // skillc-disable-file
+				out.file.add(set)
+				continue
 			}
-			out = append(out, s)
+			from := next[li.pos(sp[0]).Line]
+			to := from
+			if st := stepAt[from]; st != nil {
+				to = max(from, lastLine(st.Range))
+			}
+			key := [2]int{from, to}
+			if scopes[key] == nil {
+				scopes[key] = &ruleSet{}
+			}
+			scopes[key].add(set)
+		}
+	}
+	for key, set := range scopes {
+		for l := key[0]; l <= key[1]; l++ {
+			if out.byLine[l] == nil {
+				out.byLine[l] = &ruleSet{}
+			}
+			out.byLine[l].add(*set)
 		}
 	}
 	return out
@@ -114,18 +151,27 @@ func fieldsWithOffsets(s string) []field {
 	return out
 }
 
-// nextContentLine is the first line after n that is neither blank nor only
-// a suppression comment.
-func nextContentLine(li *lineIndex, n int) int {
-	for l := n + 1; l <= li.lines(); l++ {
+// nextContentLines maps each line n to the first line after it that is
+// neither blank nor only a suppression comment, computed backwards in one
+// pass.
+func nextContentLines(li *lineIndex) []int {
+	n := li.lines()
+	skip := make([]bool, n+2)
+	for l := 1; l <= n; l++ {
 		a, b := li.lineRange(l)
-		t := strings.TrimSpace(string(li.src[a:b]))
-		if t == "" || strings.HasPrefix(t, "<!--") && strings.Contains(t, "skillc-disable") && strings.HasSuffix(t, "-->") {
-			continue
-		}
-		return l
+		t := bytes.TrimSpace(li.src[a:b])
+		skip[l] = len(t) == 0 || bytes.HasPrefix(t, []byte("<!--")) && bytes.Contains(t, []byte("skillc-disable")) && bytes.HasSuffix(t, []byte("-->"))
 	}
-	return n + 1
+	next := make([]int, n+2)
+	next[n], next[n+1] = n+1, n+1
+	for l := n - 1; l >= 0; l-- {
+		if !skip[l+1] {
+			next[l] = l + 1
+		} else {
+			next[l] = next[l+1]
+		}
+	}
+	return next
 }
 
 // codeFreeLines returns the spans of lines outside fenced code blocks, so
