@@ -53,10 +53,20 @@ type Skill struct {
 	Form  Form
 	Entry string // the first step's ID, or "" when there are no steps
 	Steps []*Step
+
+	// byID indexes Steps by ID (the first step of an ID), set by Compile
+	// so Step is not a scan per call. Skills built by hand go without.
+	byID map[string]*Step
 }
 
 // Step returns the step with the given ID, or nil.
 func (s *Skill) Step(id string) *Step {
+	if id == End || id == Fail {
+		return nil // reserved: never a step
+	}
+	if st := s.byID[id]; st != nil && st.ID == id {
+		return st
+	}
 	for _, st := range s.Steps {
 		if st.ID == id {
 			return st

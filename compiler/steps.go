@@ -336,6 +336,10 @@ func (c *compilation) finish(builds []*stepBuild) {
 		s.Steps = append(s.Steps, b.st)
 	}
 	s.Entry = s.Steps[0].ID
+	s.byID = make(map[string]*Step, len(ids))
+	for id, b := range ids {
+		s.byID[id] = b.st
+	}
 	r := &resolver{ids: ids, numbers: numbers, builds: builds}
 	for _, b := range builds {
 		c.readAnnotations(b)
