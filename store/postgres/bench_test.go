@@ -59,21 +59,31 @@ func BenchmarkUpdates(b *testing.B) {
 			return s
 		}},
 	}
+	cases := []struct{ sessions, writers int }{
+		{1, 1}, {4, 4}, {16, 16},
+		// 16 writers racing on one plan: the cost of compare-and-swap
+		// conflicts and store.Update's retries.
+		{1, 16},
+	}
 	for _, be := range backends {
-		for _, sessions := range []int{1, 4, 16} {
-			b.Run(fmt.Sprintf("%s/sessions=%d", be.name, sessions), func(b *testing.B) {
+		for _, c := range cases {
+			name := fmt.Sprintf("%s/sessions=%d", be.name, c.sessions)
+			if c.writers != c.sessions {
+				name += fmt.Sprintf("/writers=%d", c.writers)
+			}
+			b.Run(name, func(b *testing.B) {
 				s := be.open(b)
 				defer s.Close()
-				benchUpdates(b, s, sessions)
+				benchUpdates(b, s, c.sessions, c.writers)
 			})
 		}
 	}
 }
 
-// benchUpdates runs b.N updates spread over sessions goroutines, one
-// session each. Each update toggles step 1 (check, then uncheck), so every
-// call is a real write of the whole plan.
-func benchUpdates(b *testing.B, s store.Store, sessions int) {
+// benchUpdates runs b.N updates spread over writers goroutines, writer w on
+// session w%sessions. Each writer toggles a step of its own (check, then
+// uncheck), so every call is a real write of the whole plan.
+func benchUpdates(b *testing.B, s store.Store, sessions, writers int) {
 	ctx := context.Background()
 	pl := &store.Planner{Store: s}
 	steps := make([]plan.StepInput, 10)
@@ -90,12 +100,14 @@ func benchUpdates(b *testing.B, s store.Store, sessions int) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	b.ResetTimer()
-	for _, key := range keys {
+	for w := range writers {
+		key := keys[w%sessions]
+		step := strconv.Itoa((w/sessions)%len(steps) + 1)
 		wg.Go(func() {
 			for k := 0; next.Add(1) <= int64(b.N); k++ {
-				ch := plan.Changes{Check: []string{"1"}}
+				ch := plan.Changes{Check: []string{step}}
 				if k%2 == 1 {
-					ch = plan.Changes{Uncheck: []string{"1"}}
+					ch = plan.Changes{Uncheck: []string{step}}
 				}
 				if _, err := pl.Update(ctx, key, ch); err != nil {
 					b.Error(err)
