@@ -131,30 +131,37 @@ func (c *compilation) reportYAMLError(err error) {
 	})
 }
 
-// countNodes counts nodes with aliases expanded, stopping once the count
-// passes limit, so the work is bounded whatever the document. It returns
-// the first alias met, to point at.
+// countNodes counts the nodes that aliases add when expanded, stopping
+// once the count passes limit, so the work is bounded whatever the
+// document; nodes written out are walked once each, as parsing did. It
+// returns the first alias met, to point at.
 func countNodes(root *yaml.Node, limit int) (int, *yaml.Node) {
+	type entry struct {
+		n        *yaml.Node
+		viaAlias bool
+	}
 	var firstAlias *yaml.Node
 	count := 0
-	stack := []*yaml.Node{root}
+	stack := []entry{{root, false}}
 	for len(stack) > 0 && count <= limit {
-		n := stack[len(stack)-1]
+		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		count++
-		if n.Kind == yaml.AliasNode {
+		if e.viaAlias {
+			count++
+		}
+		if e.n.Kind == yaml.AliasNode {
 			if firstAlias == nil {
-				firstAlias = n
+				firstAlias = e.n
 			}
-			if n.Alias != nil {
-				stack = append(stack, n.Alias)
+			if e.n.Alias != nil {
+				stack = append(stack, entry{e.n.Alias, true})
 			}
 			continue
 		}
 		// Children go on in reverse so they come off in document order
 		// and the alias reported is the first one written.
-		for i := len(n.Content) - 1; i >= 0; i-- {
-			stack = append(stack, n.Content[i])
+		for i := len(e.n.Content) - 1; i >= 0; i-- {
+			stack = append(stack, entry{e.n.Content[i], e.viaAlias})
 		}
 	}
 	if firstAlias == nil {
