@@ -353,3 +353,17 @@ func TestCorpus(t *testing.T) {
 	}
 	checkGolden(t, "../testdata/compile/corpus.txt", b.Bytes())
 }
+
+// TestLongFrontmatter: many keys without aliases are not an alias bomb.
+func TestLongFrontmatter(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("---\nname: long\ndescription: d\n")
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&b, "k%d: v\n", i)
+	}
+	b.WriteString("---\n1. Go.\n")
+	s, diags := compiler.Compile("long.md", []byte(b.String()), compiler.Options{})
+	if len(diags) != 0 || len(s.Frontmatter.Unknown) != 20000 {
+		t.Errorf("%d unknown keys, diagnostics %v", len(s.Frontmatter.Unknown), diags)
+	}
+}
