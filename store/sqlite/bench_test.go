@@ -64,7 +64,7 @@ func spread(b *testing.B, n int, op func(session, i int) error) {
 // the plan stays active and the JSON keeps its size.
 func BenchmarkUpdate(b *testing.B) {
 	for _, sessions := range []int{1, 8} {
-		b.Run(fmt.Sprintf("planner/sessions=%d", sessions), func(b *testing.B) {
+		b.Run(fmt.Sprintf("impl=planner/sessions=%d", sessions), func(b *testing.B) {
 			ctx := context.Background()
 			s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "plans.db"), store.Options{})
 			if err != nil {
@@ -87,7 +87,7 @@ func BenchmarkUpdate(b *testing.B) {
 				return err
 			})
 		})
-		b.Run(fmt.Sprintf("bare/sessions=%d", sessions), func(b *testing.B) {
+		b.Run(fmt.Sprintf("impl=bare/sessions=%d", sessions), func(b *testing.B) {
 			ctx := context.Background()
 			path := filepath.Join(b.TempDir(), "plans.db")
 			s, err := sqlite.Open(ctx, path, store.Options{})
