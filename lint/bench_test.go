@@ -11,6 +11,8 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/skillc/skillc/compiler"
 )
 
 // benchCorpus writes n generated skills of steps steps each, in the
@@ -63,26 +65,38 @@ func BenchmarkLint(b *testing.B) {
 }
 
 func BenchmarkGoldmarkParse(b *testing.B) {
-	_, files := benchCorpus(b, 2000, 20)
 	md := goldmark.New()
+	benchEachFile(b, func(src []byte) { md.Parser().Parse(text.NewReader(src)) })
+}
+
+// BenchmarkCompile reads and compiles the same files on the same workers,
+// to tell the compiler's share of BenchmarkLint from the linter's.
+func BenchmarkCompile(b *testing.B) {
+	benchEachFile(b, func(src []byte) { compiler.Compile("SKILL.md", src, compiler.Options{}) })
+}
+
+// benchEachFile runs f on every file of the benchmark corpus, read from
+// disk, with one worker per CPU as LintFiles does.
+func benchEachFile(b *testing.B, f func(src []byte)) {
+	_, files := benchCorpus(b, 2000, 20)
 	b.ResetTimer()
 	for b.Loop() {
 		jobs := make(chan string)
 		var wg sync.WaitGroup
 		for range runtime.NumCPU() {
 			wg.Go(func() {
-				for f := range jobs {
-					src, err := os.ReadFile(f)
+				for path := range jobs {
+					src, err := os.ReadFile(path)
 					if err != nil {
 						b.Error(err)
 						continue
 					}
-					md.Parser().Parse(text.NewReader(src))
+					f(src)
 				}
 			})
 		}
-		for _, f := range files {
-			jobs <- f
+		for _, path := range files {
+			jobs <- path
 		}
 		close(jobs)
 		wg.Wait()
