@@ -38,38 +38,44 @@ func (c *compilation) blockSpan(n ast.Node) (start, end int) {
 	return c.abs(start), c.abs(end)
 }
 
-// spanOf widens [start, end) to cover block n. It visits blocks only:
-// inline content lies within its block's lines. Recursion depth is bounded
-// by MaxNesting, which checkNesting enforces before parsing.
+// spanOf widens [start, end) to cover block n. Blocks nest in source
+// order, so only the chain of first children can start earlier and only the
+// chain of last children can end later: the cost is the nesting depth, not
+// the size of the block. Inline content lies within its block's lines.
 func (c *compilation) spanOf(n ast.Node, start, end *int) {
-	if p := n.Pos(); p >= 0 && (*start < 0 || p < *start) {
-		*start = p
-	}
-	lines := n.Lines()
-	if k := lines.Len(); k > 0 {
-		first, last := lines.At(0), lines.At(k-1)
-		if *start < 0 || first.Start < *start {
-			*start = first.Start
+	for m := n; m != nil && m.Type() == ast.TypeBlock; m = m.FirstChild() {
+		if p := m.Pos(); p >= 0 && (*start < 0 || p < *start) {
+			*start = p
 		}
-		if last.Stop > *end {
-			*end = last.Stop
+		if lines := m.Lines(); lines.Len() > 0 {
+			if first := lines.At(0); *start < 0 || first.Start < *start {
+				*start = first.Start
+			}
 		}
 	}
-	switch v := n.(type) {
-	case *ast.FencedCodeBlock:
-		if e := c.closingFence(v); e > *end {
-			*end = e
+	for m := n; m != nil && m.Type() == ast.TypeBlock; m = m.LastChild() {
+		if lines := m.Lines(); lines.Len() > 0 {
+			if last := lines.At(lines.Len() - 1); last.Stop > *end {
+				*end = last.Stop
+			}
+		} else if p := m.Pos(); p > *end && m.FirstChild() == nil {
+			// An empty block, such as a bare "-" item: its line.
+			e := bytes.IndexByte(c.body[p:], '\n')
+			if e < 0 {
+				e = len(c.body) - p
+			}
+			*end = p + e
 		}
-	case *ast.HTMLBlock:
-		if v.HasClosure() && v.ClosureLine.Stop > *end {
-			*end = v.ClosureLine.Stop
+		switch v := m.(type) {
+		case *ast.FencedCodeBlock:
+			if e := c.closingFence(v); e > *end {
+				*end = e
+			}
+		case *ast.HTMLBlock:
+			if v.HasClosure() && v.ClosureLine.Stop > *end {
+				*end = v.ClosureLine.Stop
+			}
 		}
-	}
-	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
-		if ch.Type() != ast.TypeBlock {
-			return
-		}
-		c.spanOf(ch, start, end)
 	}
 }
 
