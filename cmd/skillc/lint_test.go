@@ -188,3 +188,22 @@ func TestSchemaConfig(t *testing.T) {
 		t.Errorf("skillc schema config: exit %d, %d bytes", code, out.Len())
 	}
 }
+
+// TestLintCorpus runs skillc lint on the real skills in /work/shared/corpus
+// (../shared/corpus from the repository root), as the binary would. What it
+// reports is reviewed in testdata/lint/corpus.txt (package lint).
+func TestLintCorpus(t *testing.T) {
+	const dir = "../../../shared/corpus"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no corpus at", dir)
+	}
+	for _, format := range []string{"text", "json", "sarif", "github"} {
+		io, out, errOut := testIO()
+		code := run([]string{"lint", "--format", format, "--no-color", dir}, io)
+		// One finding is an error: claude-api's description is over 1024
+		// characters.
+		if code != exitFindings || out.Len() == 0 || errOut.Len() != 0 {
+			t.Errorf("%s: exit %d, %d bytes out, stderr %q", format, code, out.Len(), errOut)
+		}
+	}
+}
