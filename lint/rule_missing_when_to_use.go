@@ -2,6 +2,7 @@ package lint
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/skillc/skillc/compiler"
 )
@@ -54,6 +55,9 @@ func runMissingWhenToUse(p *Pass) {
 	if whenInDescription.MatchString(s.Description) {
 		return
 	}
+	if s.Frontmatter != nil && strings.TrimSpace(s.Description) == "" {
+		return // no description at all is missing-description's finding
+	}
 	src := s.Source
 	for _, sp := range proseSpans(src, bodyStart(p), len(src)) {
 		line := src[sp[0]:sp[1]]
@@ -63,11 +67,8 @@ func runMissingWhenToUse(p *Pass) {
 	}
 	var r compiler.Range
 	switch {
-	case s.Frontmatter != nil && s.Frontmatter.Description.Set:
-		r = s.Frontmatter.Description.Range
 	case s.Frontmatter != nil:
-		// No description at all is missing-description's finding.
-		return
+		r = s.Frontmatter.Description.Range
 	case !s.TitleRange.IsZero():
 		r = s.TitleRange
 	default:
