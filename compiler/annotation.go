@@ -208,17 +208,15 @@ func normalizeKey(k string) string {
 // readAnnotations reads the bullets of every bullet list directly inside the
 // step. Tools are taken at once; edges wait for every ID to be known.
 func (c *compilation) readAnnotations(b *stepBuild) {
-	bullets := 0
-	for _, n := range b.blocks {
-		if l, ok := n.(*ast.List); ok && !l.IsOrdered() {
-			bullets += l.ChildCount()
-		}
-	}
+	bullets := bulletCount(b)
 	if bullets == 0 {
 		return
 	}
-	// Edges keep pointers into Annotations, which must not move.
-	b.st.Annotations = make([]Annotation, 0, bullets)
+	// Edges keep pointers into Annotations, which must not move: the
+	// caller gives it room for every bullet.
+	if cap(b.st.Annotations) < bullets {
+		b.st.Annotations = make([]Annotation, 0, bullets)
+	}
 	b.consumed = make([]ast.Node, 0, bullets)
 	for _, n := range b.blocks {
 		l, ok := n.(*ast.List)
@@ -271,6 +269,18 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 			}
 		}
 	}
+}
+
+// bulletCount is the number of bullets in the step's bullet lists: an
+// upper bound on its annotations.
+func bulletCount(b *stepBuild) int {
+	n := 0
+	for _, blk := range b.blocks {
+		if l, ok := blk.(*ast.List); ok && !l.IsOrdered() {
+			n += l.ChildCount()
+		}
+	}
+	return n
 }
 
 // readTools splits a tools value on commas and white space; backticks
