@@ -106,6 +106,9 @@ func TestMigrateConcurrentOpen(t *testing.T) {
 	if got := queryInt(t, dsn, `SELECT count(*) FROM `+pgx.Identifier{schema, "schema_migrations"}.Sanitize()); got != postgres.SchemaVersion {
 		t.Errorf("schema_migrations has %d rows, want %d", got, postgres.SchemaVersion)
 	}
+	if got := queryInt(t, dsn, `SELECT count(*) FROM pg_indexes WHERE schemaname = $1 AND indexname IN ('plans_pkey', 'plans_expires_at_idx')`, schema); got != 2 {
+		t.Errorf("found %d of the 2 indexes on plans", got)
+	}
 	// Opening again is a no-op, and every store sees the others' writes.
 	again, err := postgres.Open(context.Background(), dsn, postgres.Options{Schema: schema})
 	if err != nil {
