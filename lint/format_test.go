@@ -217,3 +217,19 @@ func validateSARIF(t *testing.T, tool, name string, data []byte) {
 		}
 	}
 }
+
+func TestTextClipsLongLines(t *testing.T) {
+	line := strings.Repeat("a", 300) + "BAD" + strings.Repeat("b", 300)
+	d := compiler.Diagnostic{Severity: compiler.SeverityError, Rule: "x", Summary: "bad",
+		Range: compiler.Range{Filename: "f.md", Start: compiler.Pos{Line: 1, Column: 301}, End: compiler.Pos{Line: 1, Column: 304}}}
+	var b bytes.Buffer
+	WriteText(&b, compiler.Diagnostics{d}, func(string) []byte { return []byte(line) }, TextOptions{})
+	lines := strings.Split(b.String(), "\n")
+	want := "1 | …" + strings.Repeat("a", 40) + "BAD" + strings.Repeat("b", 117) + "…"
+	if lines[2] != want {
+		t.Errorf("snippet:\n%q\nwant\n%q", lines[2], want)
+	}
+	if lines[3] != "  | "+strings.Repeat(" ", 41)+"^~~" {
+		t.Errorf("caret: %q", lines[3])
+	}
+}

@@ -181,10 +181,17 @@ func LintSource(filename string, src []byte, opts Options) compiler.Diagnostics 
 	}
 	upstream = append(upstream, graph.Check(sk)...)
 
+	// When the compiler could not read the text faithfully (too large, not
+	// UTF-8), the lint rules would only pile guesses on its error.
+	unreliable := false
+	for _, d := range upstream {
+		unreliable = unreliable || d.Rule == RuleFileTooLarge.ID || d.Rule == RuleInvalidEncoding.ID
+	}
+
 	var found compiler.Diagnostics
 	pass := &Pass{Skill: sk, Config: cfg, Upstream: upstream, out: &found}
 	for _, r := range Rules {
-		if r.Run == nil || cfg.Rules[r.ID] == RuleOff {
+		if r.Run == nil || cfg.Rules[r.ID] == RuleOff || unreliable && r.Source == "lint" {
 			continue
 		}
 		pass.rule = r

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -57,6 +58,14 @@ func runMissingWhenToUse(p *Pass) {
 	}
 	if s.Frontmatter != nil && strings.TrimSpace(s.Description) == "" {
 		return // no description at all is missing-description's finding
+	}
+	if len(bytes.TrimSpace(s.Source)) == 0 {
+		return // an empty file is no-steps' finding
+	}
+	for _, d := range p.Upstream {
+		if d.Rule == RuleInvalidFrontmatter.ID {
+			return // the description could not be read
+		}
 	}
 	src := s.Source
 	for _, sp := range proseSpans(src, bodyStart(p), len(src)) {

@@ -76,15 +76,16 @@ func writeOne(b *bytes.Buffer, d compiler.Diagnostic, src Sources, opt TextOptio
 		paint(c, ansiGray, "["+d.Rule+"]"))
 
 	var line []byte
+	r := d.Range
 	if src != nil && d.Range.Start.Line > 0 {
-		line = sourceLine(src(d.Range.Filename), d.Range.Start.Line)
+		line, r = clipLine(sourceLine(src(d.Range.Filename), d.Range.Start.Line), d.Range)
 	}
 	num := strconv.Itoa(d.Range.Start.Line)
 	gutter := strings.Repeat(" ", len(num))
 	if line != nil {
 		fmt.Fprintf(b, "%s |\n", gutter)
 		fmt.Fprintf(b, "%s | %s\n", paint(c, ansiGray, num), line)
-		fmt.Fprintf(b, "%s | %s\n", gutter, paint(c, severityColor(d.Severity), caret(line, d.Range)))
+		fmt.Fprintf(b, "%s | %s\n", gutter, paint(c, severityColor(d.Severity), caret(line, r)))
 	}
 	if d.Detail != "" {
 		for _, l := range strings.Split(d.Detail, "\n") {
@@ -124,6 +125,38 @@ func sourceLine(src []byte, n int) []byte {
 		src = src[size:]
 	}
 	return out
+}
+
+// maxSnippet is the widest source line quoted, in code points: a long line
+// (minified text, a 10 MB single line) is cut to a window around the
+// range, marked with … at the cut ends.
+const maxSnippet = 160
+
+// clipLine cuts a long line to a window that starts a little before the
+// range, and shifts the range to match.
+func clipLine(line []byte, r compiler.Range) ([]byte, compiler.Range) {
+	if line == nil || utf8.RuneCount(line) <= maxSnippet {
+		return line, r
+	}
+	runes := []rune(string(line))
+	start := max(0, min(r.Start.Column-1-40, len(runes)-maxSnippet))
+	end := min(len(runes), start+maxSnippet)
+	var out []rune
+	shift := start
+	if start > 0 {
+		out = append(out, '…')
+		shift--
+	}
+	out = append(out, runes[start:end]...)
+	if end < len(runes) {
+		out = append(out, '…')
+	}
+	clipped := r
+	clipped.Start.Column -= shift
+	if r.End.Line == r.Start.Line {
+		clipped.End.Column = min(r.End.Column-shift, len(out)+1)
+	}
+	return []byte(string(out)), clipped
 }
 
 // caret draws ^~~~ under the range on its first line. The prefix copies the
