@@ -35,33 +35,18 @@ const (
 	pgE2ETokenBob   = "bob-token-0123456789abcdef00"
 )
 
-var (
-	pgE2EBuildOnce sync.Once
-	pgE2EBin       string
-	pgE2EBuildErr  error
-)
-
-// pgE2EBinary builds the real skillc binary once per test run.
+// pgE2EBinary builds the real skillc binary into the test's temporary
+// folder, removed when the test ends.
 func pgE2EBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the skillc binary and starts servers")
 	}
-	pgE2EBuildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "skillc-pg-e2e")
-		if err != nil {
-			pgE2EBuildErr = err
-			return
-		}
-		pgE2EBin = filepath.Join(dir, "skillc")
-		if out, err := exec.Command("go", "build", "-o", pgE2EBin, ".").CombinedOutput(); err != nil {
-			pgE2EBuildErr = fmt.Errorf("%v\n%s", err, out)
-		}
-	})
-	if pgE2EBuildErr != nil {
-		t.Fatalf("go build ./cmd/skillc: %v", pgE2EBuildErr)
+	bin := filepath.Join(t.TempDir(), "skillc")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/skillc: %v\n%s", err, out)
 	}
-	return pgE2EBin
+	return bin
 }
 
 var pgE2EServing = regexp.MustCompile(`serving MCP on (http://\S+)`)
