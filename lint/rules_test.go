@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/skillc/skillc/graph"
 )
 
 var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
@@ -41,6 +43,12 @@ func TestRegistry(t *testing.T) {
 		file := "rule_" + strings.ReplaceAll(r.ID, "-", "_") + ".go"
 		if _, err := os.Stat(file); err != nil {
 			t.Errorf("rule %q: no %s", r.ID, file)
+		}
+	}
+	// The graph package names its rule IDs; they must be ours too.
+	for _, id := range []string{graph.RuleCycle, graph.RuleUnreachable, graph.RuleNoPathToEnd, graph.RuleEntryCannotEnd} {
+		if Lookup(id) == nil || Lookup(id).Source != "graph" {
+			t.Errorf("graph rule %q is not in the registry", id)
 		}
 	}
 	for _, id := range upstreamIDs {
