@@ -42,7 +42,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // compilation holds the state of one Compile call.
 type compilation struct {
 	filename string
-	src      []byte // after BOM removal
+	src      []byte // after the BOM, if any
 	idx      *lineIndex
 	diags    Diagnostics
 	skill    *Skill
@@ -67,16 +67,17 @@ type compilation struct {
 // Skill (possibly with no steps) and the diagnostics found; it never panics.
 func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 	c := &compilation{filename: filename, badField: map[string]bool{}}
+	c.skill = &Skill{Filename: filename, Source: src}
 	base := 0
 	if bytes.HasPrefix(src, utf8BOM) {
-		// Byte offsets keep counting from the file's first byte, so a tool
-		// that seeks by Pos.Byte lands on the right place.
+		// The BOM is not text: parsing starts after it and columns do not
+		// count it, but Byte offsets still do, so they index Source and
+		// the file alike.
 		src = src[len(utf8BOM):]
 		base = len(utf8BOM)
 	}
 	c.src = src
 	c.idx = newLineIndex(filename, src, base)
-	c.skill = &Skill{Filename: filename, Source: src}
 
 	if max := opts.maxSize(); max >= 0 && int64(len(src)+base) > max {
 		c.skill.Source = nil

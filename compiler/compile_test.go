@@ -254,8 +254,9 @@ func TestBOMOffsets(t *testing.T) {
 	if s.Title != "T" || s.TitleRange.Start.Column != 1 || s.TitleRange.Start.Byte != 3 {
 		t.Errorf("title %q at %+v", s.Title, s.TitleRange)
 	}
-	if bytes.HasPrefix(s.Source, []byte("\xef\xbb\xbf")) {
-		t.Error("Source keeps the BOM")
+	// Byte offsets index Source, which is the file as read.
+	if !bytes.Equal(s.Source, src) || s.Source[r.Start.Byte] != '1' {
+		t.Error("Source is not the file as read")
 	}
 }
 

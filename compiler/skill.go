@@ -33,8 +33,9 @@ func (f Form) String() string {
 type Skill struct {
 	// Filename is the path the source was read from, as given.
 	Filename string
-	// Source is the file's bytes (after BOM removal), kept so diagnostics
-	// can quote the line they point at.
+	// Source is the file's bytes as read, a byte order mark included, so
+	// that every Range's Byte offsets index it (and the file on disk);
+	// diagnostics quote their line from it.
 	Source []byte
 
 	// Frontmatter is nil when the file has none.
