@@ -357,7 +357,7 @@ func (c *compilation) finish(builds []*stepBuild) {
 	slab := make([]Annotation, 0, total)
 	for _, b := range builds {
 		k := bulletCount(b)
-		b.st.Annotations = slab[len(slab):len(slab):len(slab)+k]
+		b.st.Annotations = slab[len(slab) : len(slab) : len(slab)+k]
 		c.readAnnotations(b)
 		slab = slab[:len(slab)+len(b.st.Annotations)]
 	}
