@@ -64,7 +64,6 @@ func (c *compilation) parseFrontmatter() int {
 	}
 	fm := &Frontmatter{Range: c.idx.rng(0, closeEnd)}
 	c.skill.Frontmatter = fm
-	_ = closeStart
 
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src[yamlStart:closeStart], &doc); err != nil {
