@@ -77,9 +77,10 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 		base = len(utf8BOM)
 	}
 	c.src = src
-	c.idx = newLineIndex(filename, src, base)
 
 	if max := opts.maxSize(); max >= 0 && int64(len(src)+base) > max {
+		// Checked before anything looks at the bytes, so the cost of a
+		// refusal does not grow with the file.
 		c.skill.Source = nil
 		c.skill.Name = nameFromPath(filename)
 		c.skill.Title = c.skill.Name
@@ -93,6 +94,7 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 		return c.skill, c.diags
 	}
 
+	c.idx = newLineIndex(filename, src, base)
 	c.checkEncoding()
 	c.bodyOff = c.parseFrontmatter()
 	c.body = src[c.bodyOff:]
@@ -105,7 +107,7 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 	if doc != nil {
 		c.findSteps(doc)
 	}
-	if len(c.skill.Steps) == 0 {
+	if doc != nil && len(c.skill.Steps) == 0 {
 		c.report(Diagnostic{
 			Severity: SeverityWarning,
 			Rule:     "no-steps",
