@@ -110,6 +110,13 @@ func TestSARIFURI(t *testing.T) {
 			t.Errorf("sarifURI(%q) = %q, want %q", in, got, want)
 		}
 	}
+	if got := sarifURI("/elsewhere/a b.md", t.TempDir()); got != "file:///elsewhere/a%20b.md" {
+		t.Errorf("outside the base: %q", got)
+	}
+	dir := t.TempDir()
+	if got := sarifURI(filepath.Join(dir, "s", "SKILL.md"), dir); got != "s/SKILL.md" {
+		t.Errorf("under the base: %q", got)
+	}
 }
 
 // syntheticResult covers what the formats must handle without the

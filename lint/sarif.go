@@ -189,9 +189,9 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
 }
 
-// sarifURI is a relative URI reference: slash-separated, relative to the
-// base folder when the file is under it, with characters that are not
-// allowed in a URI path escaped.
+// sarifURI is a URI for a path: relative to the base folder when the file
+// is under it (slash-separated), else an absolute file URI, with characters
+// that are not allowed in a URI path escaped.
 func sarifURI(path, base string) string {
 	p := path
 	if base != "" {
@@ -205,6 +205,14 @@ func sarifURI(path, base string) string {
 	}
 	p = filepath.ToSlash(p)
 	var b strings.Builder
+	if filepath.IsAbs(path) && p == filepath.ToSlash(path) {
+		// Outside the base folder: an absolute file URI, not a path
+		// that readers would take as relative to the repository.
+		b.WriteString("file://")
+		if !strings.HasPrefix(p, "/") {
+			b.WriteByte('/') // C:/x on Windows
+		}
+	}
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~/!$&'()*+,;=@", c) >= 0 {
