@@ -40,7 +40,7 @@ type sarifTool struct {
 
 type sarifDriver struct {
 	Name           string      `json:"name"`
-	Version        string      `json:"version,omitempty"`
+	Version        string      `json:"version"`
 	InformationURI string      `json:"informationUri"`
 	Rules          []sarifRule `json:"rules"`
 }
@@ -120,10 +120,10 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 	}
 	index := map[string]int{}
 	// SARIF wants a version that starts with a number: v1.2.3 becomes
-	// 1.2.3, and "(devel)" is left out.
+	// 1.2.3, and a development build ("(devel)") is 0.0.0-devel.
 	version := strings.TrimPrefix(opt.Version, "v")
 	if version == "" || version[0] < '0' || version[0] > '9' {
-		version = ""
+		version = "0.0.0-devel"
 	}
 	driver := sarifDriver{
 		Name: "skillc", Version: version,
