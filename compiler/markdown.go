@@ -132,17 +132,13 @@ type textWriter struct {
 }
 
 func (w *textWriter) write(v []byte) {
-	for _, ch := range v {
-		switch ch {
-		case ' ', '\t', '\r', '\f', '\v':
-			w.space = true
-		case '\n':
-			if w.keepBreaks {
-				w.newline = true
-			} else {
-				w.space = true
-			}
-		default:
+	for len(v) > 0 {
+		// Copy the run up to the next white space in one go.
+		i := 0
+		for i < len(v) && !isCollapsible(v[i]) {
+			i++
+		}
+		if i > 0 {
 			if w.b.Len() > 0 {
 				if w.newline {
 					w.b.WriteByte('\n')
@@ -151,9 +147,21 @@ func (w *textWriter) write(v []byte) {
 				}
 			}
 			w.space, w.newline = false, false
-			w.b.WriteByte(ch)
+			w.b.Write(v[:i])
+			v = v[i:]
+			continue
 		}
+		if v[0] == '\n' && w.keepBreaks {
+			w.newline = true
+		} else {
+			w.space = true
+		}
+		v = v[1:]
 	}
+}
+
+func isCollapsible(ch byte) bool {
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v'
 }
 
 func (w *textWriter) lineBreak() {
