@@ -122,7 +122,9 @@ type annotationSyntax struct {
 	valueStart        int
 }
 
-// parseAnnotation splits s as an annotation. Emphasis around the key, as in
+// parseAnnotation splits s as an annotation. The grammar is this format's
+// own, so it is hand-written; it works on the raw markdown so that every
+// part keeps its source offset. Emphasis around the key, as in
 // "**Tools:** a" or "**yes**: end", is allowed because authors bold keys.
 func parseAnnotation(s string) (annotationSyntax, bool) {
 	var a annotationSyntax
@@ -575,7 +577,8 @@ func (r *resolver) nameSuggestion(word string) string {
 }
 
 // levenshtein is the edit distance between a and b, or limit when it is at
-// least limit (so long strings cost little).
+// least limit (so long strings cost little). Hand-written, as hcl's
+// didyoumean does: a few lines that no maintained library would save.
 func levenshtein(a, b string, limit int) int {
 	ra, rb := []rune(a), []rune(b)
 	if d := len(ra) - len(rb); d >= limit || -d >= limit {

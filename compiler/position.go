@@ -5,7 +5,8 @@ import (
 	"unicode/utf8"
 )
 
-// lineIndex turns byte offsets into positions. It is built once per file so
+// lineIndex turns byte offsets into positions; goldmark gives only byte
+// segments, so this is ours. It is built once per file so
 // that every conversion is a binary search over line starts plus a rune
 // count within one line, never a scan from the top of the file.
 type lineIndex struct {
