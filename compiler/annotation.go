@@ -258,6 +258,7 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 			switch kind {
 			case AnnotationTools:
 				c.readTools(b.st, &bt, syn.valueStart)
+				c.readNestedTools(b.st, para)
 			case AnnotationSuccess:
 				if b.edges == nil {
 					b.edges = make([]pendingEdge, 0, 2)
@@ -268,6 +269,27 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 					b.edges = make([]pendingEdge, 0, 2)
 				}
 				b.edges = append(b.edges, pendingEdge{kind: Failure, ann: annRef, bt: bt, syn: syn, item: it})
+			}
+		}
+	}
+}
+
+// readNestedTools reads tools written as bullets under a tools bullet,
+// a layout authors use for long lists:
+//
+//	- tools:
+//	  - search_thread
+//	  - ask_user
+func (c *compilation) readNestedTools(st *Step, para ast.Node) {
+	for n := para.NextSibling(); n != nil; n = n.NextSibling() {
+		l, ok := n.(*ast.List)
+		if !ok || l.IsOrdered() {
+			continue
+		}
+		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+			if p := it.FirstChild(); p != nil && (p.Kind() == ast.KindParagraph || p.Kind() == ast.KindTextBlock) {
+				bt := c.newBulletText(p)
+				c.readTools(st, &bt, 0)
 			}
 		}
 	}
