@@ -258,7 +258,7 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 			switch kind {
 			case AnnotationTools:
 				c.readTools(b.st, &bt, syn.valueStart)
-				c.readNestedTools(b.st, para)
+				c.readNestedTools(b, para)
 			case AnnotationSuccess:
 				if b.edges == nil {
 					b.edges = make([]pendingEdge, 0, 2)
@@ -277,22 +277,42 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 // readNestedTools reads tools written as bullets under a tools bullet,
 // a layout authors use for long lists:
 //
-//	- tools:
-//	  - search_thread
-//	  - ask_user
-func (c *compilation) readNestedTools(st *Step, para ast.Node) {
+//   - tools:
+//   - search_thread
+//   - ask_user
+//
+// A nested bullet is read as tools only when it is nothing but names
+// (separated by commas); prose such as "- Read the account first" stays
+// detail.
+func (c *compilation) readNestedTools(b *stepBuild, para ast.Node) {
 	for n := para.NextSibling(); n != nil; n = n.NextSibling() {
 		l, ok := n.(*ast.List)
 		if !ok || l.IsOrdered() {
 			continue
 		}
 		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
-			if p := it.FirstChild(); p != nil && (p.Kind() == ast.KindParagraph || p.Kind() == ast.KindTextBlock) {
-				bt := c.newBulletText(p)
-				c.readTools(st, &bt, 0)
+			p := it.FirstChild()
+			if p == nil || (p.Kind() != ast.KindParagraph && p.Kind() != ast.KindTextBlock) || p.NextSibling() != nil {
+				continue
 			}
+			bt := c.newBulletText(p)
+			if !onlyNames(bt.s) {
+				continue
+			}
+			c.readTools(b.st, &bt, 0)
+			b.consumed = append(b.consumed, it)
 		}
 	}
+}
+
+// onlyNames reports whether s is a comma-separated list of single words.
+func onlyNames(s string) bool {
+	for _, part := range strings.Split(s, ",") {
+		if f := strings.Fields(part); len(f) > 1 {
+			return false
+		}
+	}
+	return strings.TrimSpace(s) != ""
 }
 
 // bulletCount is the number of bullets in the step's bullet lists: an

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -390,6 +391,33 @@ func (c *compilation) detail(b *stepBuild) string {
 		if strings.TrimSpace(s) != "" {
 			parts = append(parts, s)
 		}
+		if l, ok := n.(*ast.List); ok && !l.IsOrdered() && len(b.consumed) > 0 {
+			parts = c.annotationExtras(l, b, parts)
+		}
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// annotationExtras adds what is written under the annotation bullets of l,
+// after their first line, to parts: nothing an author wrote is lost.
+// Nested bullets read as tools are consumed and left out.
+func (c *compilation) annotationExtras(l *ast.List, b *stepBuild, parts []string) []string {
+	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+		first := it.FirstChild()
+		if first == nil || !slices.Contains(b.consumed, it) {
+			continue
+		}
+		for n := first.NextSibling(); n != nil; n = n.NextSibling() {
+			var s string
+			if nl, ok := n.(*ast.List); ok && !nl.IsOrdered() {
+				s = c.renderList(nl, b.consumed)
+			} else {
+				s = c.renderBlock(n)
+			}
+			if strings.TrimSpace(s) != "" {
+				parts = append(parts, s)
+			}
+		}
+	}
+	return parts
 }
