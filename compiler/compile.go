@@ -233,6 +233,9 @@ func (c *compilation) checkNesting() bool {
 // countMarkers counts the list markers and quote markers that open at the
 // start of line, such as "- 1. > " (three).
 func countMarkers(line []byte) int {
+	if isThematicBreak(line) {
+		return 0 // "- - - - -" is a rule, not nested lists
+	}
 	n := 0
 	for {
 		for len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
@@ -258,6 +261,24 @@ func countMarkers(line []byte) int {
 		}
 		n++
 	}
+}
+
+// isThematicBreak reports whether line is only one of -, * or _ (three or
+// more) and white space.
+func isThematicBreak(line []byte) bool {
+	var mark byte
+	count := 0
+	for _, ch := range line {
+		switch {
+		case ch == ' ' || ch == '\t' || ch == '\r':
+		case (ch == '-' || ch == '*' || ch == '_') && (mark == 0 || mark == ch):
+			mark = ch
+			count++
+		default:
+			return false
+		}
+	}
+	return count >= 3
 }
 
 // identify sets the skill's name, title and description, and checks the name

@@ -355,6 +355,16 @@ func TestCorpus(t *testing.T) {
 	checkGolden(t, "../testdata/compile/corpus.txt", b.Bytes())
 }
 
+// TestNestingGuardSparesRules: a long "- - - -" line is a thematic break,
+// not 40 nested lists.
+func TestNestingGuardSparesRules(t *testing.T) {
+	src := []byte("# T\n\n" + strings.Repeat("- ", 40) + "\n\n1. Go.\n")
+	s, diags := compiler.Compile("rule.md", src, compiler.Options{})
+	if len(diags) != 0 || len(s.Steps) != 1 {
+		t.Errorf("%d steps, diagnostics %v", len(s.Steps), diags)
+	}
+}
+
 // TestLongFrontmatter: many keys without aliases are not an alias bomb.
 func TestLongFrontmatter(t *testing.T) {
 	var b strings.Builder
