@@ -104,6 +104,9 @@ func sourceLine(src []byte, n int) []byte {
 	if src == nil {
 		return nil
 	}
+	// Columns do not count a byte order mark, so the quoted line must not
+	// show one either, or the caret lands a column off.
+	src = bytes.TrimPrefix(src, []byte("\ufeff"))
 	for i := 1; i < n; i++ {
 		j := bytes.IndexByte(src, '\n')
 		if j < 0 {
