@@ -165,21 +165,29 @@ func unreadable(path string, err error) compiler.Diagnostic {
 	}
 }
 
-// LintSource lints one skill's bytes: compile, graph checks, every enabled
-// rule, then configured severities and suppressions. The result is sorted.
+// LintSource lints one skill's bytes: compile, then Check. The result is
+// sorted.
 func LintSource(filename string, src []byte, opts Options) compiler.Diagnostics {
-	cfg := opts.Config
-	if cfg == nil {
-		cfg = DefaultConfig()
-	}
-	sk, upstream := compiler.Compile(filename, src, compiler.Options{MaxSize: opts.MaxSize})
+	sk, diags := compiler.Compile(filename, src, compiler.Options{MaxSize: opts.MaxSize})
 	if sk == nil {
 		sk = &compiler.Skill{Filename: filename, Source: src}
 	}
 	if sk.Source == nil {
 		sk.Source = src
 	}
-	upstream = append(upstream, graph.Check(sk)...)
+	return Check(sk, diags, opts)
+}
+
+// Check completes a compiled skill's diagnostics: the compiler's (passed in
+// as compiled), the graph checks, every enabled rule, then configured
+// severities and suppressions. `skillc compile` and `skillc graph` call it
+// too, so every command judges a skill the same way. The result is sorted.
+func Check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) compiler.Diagnostics {
+	cfg := opts.Config
+	if cfg == nil {
+		cfg = DefaultConfig()
+	}
+	upstream := append(compiled[:len(compiled):len(compiled)], graph.Check(sk)...)
 
 	// When the compiler could not read the text faithfully (too large, not
 	// UTF-8), the lint rules would only pile guesses on its error.

@@ -1,16 +1,87 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
 	"github.com/skillc/skillc/compiler"
-	"github.com/skillc/skillc/graph"
+	"github.com/skillc/skillc/lint"
 )
 
-// checkSkill is where a compiled skill's diagnostics are completed before
-// `skillc compile` prints them: checks that need the whole graph join the
-// compiler's here. It returns the diagnostics sorted by position.
-func checkSkill(s *compiler.Skill, diags compiler.Diagnostics) compiler.Diagnostics {
-	out := append(compiler.Diagnostics(nil), diags...)
-	out = append(out, graph.Check(s)...)
-	out.Sort()
-	return out
+// checkedSkill is a compiled skill with every diagnostic `skillc lint` would
+// report on it.
+type checkedSkill struct {
+	Path  string
+	Skill *compiler.Skill
+	Diags compiler.Diagnostics
+}
+
+// loadSkill reads one skill for `skillc compile` and `skillc graph`: FILE,
+// or FILE/SKILL.md for a folder. It compiles it, completes its diagnostics
+// with the same checks and configuration as `skillc lint` (so a tool missing
+// from allowed-tools stops a template as it fails a lint run), and prints
+// them to stderr. An unreadable file or a broken config is a usage error.
+func loadSkill(io *IOStreams, file, configPath string, maxSize int64) (*checkedSkill, error) {
+	cfg, err := loadConfig(io, configPath, ".")
+	if err != nil {
+		return nil, err
+	}
+	path := file
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "SKILL.md")
+	}
+	s, diags, err := compiler.CompileFile(path, compiler.Options{MaxSize: maxSize})
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, usageError("no such file %q", path)
+		}
+		return nil, usageError("cannot read %s: %v", path, err)
+	}
+	diags = lint.Check(s, diags, lint.Options{Config: cfg, MaxSize: maxSize})
+	sources := func(name string) []byte {
+		if name == s.Filename {
+			return s.Source
+		}
+		return nil
+	}
+	if err := lint.WriteText(io.ErrOut, diags, sources, lint.TextOptions{Color: io.ColorErr}); err != nil {
+		return nil, err
+	}
+	return &checkedSkill{Path: path, Skill: s, Diags: diags}, nil
+}
+
+// loadConfig reads the lint configuration: configPath, else .skillc.yaml
+// found upward from workDir, else the defaults. A config with problems stops
+// the run (exit 2) after printing them like any diagnostics.
+func loadConfig(io *IOStreams, configPath, workDir string) (*lint.Config, error) {
+	path := configPath
+	if path == "" {
+		found, err := lint.FindConfig(workDir)
+		if err != nil {
+			return nil, usageError("looking for %s: %v", lint.ConfigFileNames[0], err)
+		}
+		if found == "" {
+			return lint.DefaultConfig(), nil
+		}
+		path = found
+	}
+	cfg, diags, err := lint.LoadConfig(path)
+	if err != nil {
+		return nil, usageError("cannot read config %q: %v", path, err)
+	}
+	if len(diags) > 0 {
+		src, _ := os.ReadFile(path)
+		_ = lint.WriteText(io.ErrOut, diags, func(string) []byte { return src }, lint.TextOptions{Color: io.ColorErr})
+		return nil, usageError("config %q has %s; fix it or pass another with --config", path, plural(len(diags), "problem", "problems"))
+	}
+	return cfg, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

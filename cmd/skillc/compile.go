@@ -3,17 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
 	"github.com/skillc/skillc/compiler"
-	"github.com/skillc/skillc/lint"
 )
 
 // CompileOptions are the flags and arguments of `skillc compile`.
@@ -23,6 +19,8 @@ type CompileOptions struct {
 	Format  string
 	Output  string
 	MaxSize int64
+	// ConfigPath is --config; empty means .skillc.yaml found upward.
+	ConfigPath string
 }
 
 var compileFormats = []string{"json", "yaml"}
@@ -63,6 +61,7 @@ or untouched.`,
 	}
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "json", "output format: "+strings.Join(compileFormats, ", "))
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write the template to `FILE` instead of stdout")
+	cmd.Flags().StringVarP(&opts.ConfigPath, "config", "c", "", "lint config `FILE` (default: .skillc.yaml found upward from the working folder)")
 	cmd.Flags().Int64Var(&opts.MaxSize, "max-size", compiler.DefaultMaxSize, "largest file accepted, in `bytes` (-1: no limit)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(compileFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -75,27 +74,11 @@ func compileRun(opts *CompileOptions) error {
 	if opts.MaxSize == 0 || opts.MaxSize < -1 {
 		return usageError("--max-size must be a positive number of bytes, or -1 for no limit; got %d", opts.MaxSize)
 	}
-	path := opts.File
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "SKILL.md")
-	}
-	s, diags, err := compiler.CompileFile(path, compiler.Options{MaxSize: opts.MaxSize})
+	c, err := loadSkill(opts.IO, opts.File, opts.ConfigPath, opts.MaxSize)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return usageError("no such file %q", path)
-		}
-		return usageError("cannot read %s: %v", path, err)
-	}
-	diags = checkSkill(s, diags)
-	sources := func(name string) []byte {
-		if name == s.Filename {
-			return s.Source
-		}
-		return nil
-	}
-	if err := lint.WriteText(opts.IO.ErrOut, diags, sources, lint.TextOptions{Color: opts.IO.ColorErr}); err != nil {
 		return err
 	}
+	s, diags, path := c.Skill, c.Diags, c.Path
 	if diags.HasErrors() {
 		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s: no template written: fix the errors above first\n", path)
 		return silentExit(exitFindings)
@@ -140,30 +123,4 @@ func encodeTemplate(t *compiler.Template, format string) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// writeFileAtomic writes data to a temporary file beside path, then renames
-// it into place: path ends up with all of data or as it was.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer os.Remove(name) // a no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(name, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(name, path)
 }

@@ -3,19 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/graph"
-	"github.com/skillc/skillc/lint"
 )
 
 // GraphOptions are the flags and arguments of `skillc graph`.
@@ -25,6 +19,8 @@ type GraphOptions struct {
 	File   string
 	Format string
 	Output string
+	// ConfigPath is --config; empty means .skillc.yaml found upward.
+	ConfigPath string
 	// OutIsTerminal reports whether IO.Out is a terminal, where a PNG or
 	// SVG would be noise; tests replace it.
 	OutIsTerminal func() bool
@@ -34,7 +30,7 @@ var graphFormats = []string{"dot", "mermaid", "svg", "png"}
 
 // NewCmdGraph builds `skillc graph`.
 func NewCmdGraph(ios *IOStreams, runF func(*GraphOptions) error) *cobra.Command {
-	opts := &GraphOptions{IO: ios, OutIsTerminal: func() bool { return graphIsTerminal(ios.Out) }}
+	opts := &GraphOptions{IO: ios, OutIsTerminal: func() bool { return isTerminal(ios.Out) }}
 	cmd := &cobra.Command{
 		Use:   "graph FILE",
 		Short: "Draw a skill's step graph as DOT, Mermaid, SVG or PNG",
@@ -73,6 +69,7 @@ writes the file atomically: it is complete or untouched.`,
 	}
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "dot", "output format: "+strings.Join(graphFormats, ", "))
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `FILE` instead of stdout")
+	cmd.Flags().StringVarP(&opts.ConfigPath, "config", "c", "", "lint config `FILE` (default: .skillc.yaml found upward from the working folder)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(graphFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -92,29 +89,13 @@ func graphRun(opts *GraphOptions) error {
 		return usageError("unknown format %q: want %s", opts.Format, strings.Join(graphFormats, ", "))
 	}
 
-	path := opts.File
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "SKILL.md")
-	}
-	s, diags, err := compiler.CompileFile(path, compiler.Options{})
+	// The same diagnostics `skillc compile` and `skillc lint` print.
+	c, err := loadSkill(opts.IO, opts.File, opts.ConfigPath, compiler.DefaultMaxSize)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return usageError("no such file %q", path)
-		}
-		return usageError("cannot read %s: %v", path, err)
-	}
-	// The same diagnostics `skillc compile` prints, graph checks included.
-	diags = checkSkill(s, diags)
-	g, gerr := graph.New(s)
-	sources := func(name string) []byte {
-		if name == s.Filename {
-			return s.Source
-		}
-		return nil
-	}
-	if err := lint.WriteText(opts.IO.ErrOut, diags, sources, lint.TextOptions{Color: opts.IO.ColorErr}); err != nil {
 		return err
 	}
+	s, diags, path := c.Skill, c.Diags, c.Path
+	g, gerr := graph.New(s)
 
 	// Without steps there is nothing to draw; with a duplicate ID or an
 	// edge to an unknown step, a drawing would show a graph the author did
@@ -149,7 +130,7 @@ func graphRun(opts *GraphOptions) error {
 		if _, err := opts.IO.Out.Write(out.Bytes()); err != nil {
 			return err
 		}
-	} else if err := graphWriteFileAtomic(opts.Output, out.Bytes()); err != nil {
+	} else if err := writeFileAtomic(opts.Output, out.Bytes()); err != nil {
 		return usageError("write %s: %v", opts.Output, err)
 	}
 	if diags.HasErrors() {
@@ -165,37 +146,4 @@ func graphHasRule(diags compiler.Diagnostics, rule string) bool {
 		}
 	}
 	return false
-}
-
-// graphWriteFileAtomic writes data to a temporary file beside path and
-// renames it into place, so path is either the whole new drawing or what
-// it was before.
-func graphWriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer os.Remove(name) // a no-op after the rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(name, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(name, path)
-}
-
-func graphIsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"slices"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/skillc/skillc/compiler"
@@ -65,7 +64,7 @@ bad usage, a broken config, or a path that could not be read.`,
 			if _, err := compiler.ParseSeverity(opts.FailOn); err != nil {
 				return usageError("--fail-on: %v", err)
 			}
-			opts.Color = !opts.NoColor && lintIsTerminal(io.Out) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+			opts.Color = !opts.NoColor && isTerminal(io.Out) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 			if runF != nil {
 				return runF(opts)
 			}
@@ -81,14 +80,9 @@ bad usage, a broken config, or a path that could not be read.`,
 	return cmd
 }
 
-func lintIsTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	return ok && isatty.IsTerminal(f.Fd())
-}
-
 func lintRun(opts *LintOptions) error {
 	io := opts.IO
-	cfg, err := loadLintConfig(opts)
+	cfg, err := loadConfig(opts.IO, opts.ConfigPath, lintWorkDir(opts))
 	if err != nil {
 		return err
 	}
@@ -135,37 +129,4 @@ func lintWorkDir(opts *LintOptions) string {
 		return opts.WorkDir
 	}
 	return "."
-}
-
-// loadLintConfig finds and reads the config. A config with problems stops
-// the run (exit 2) after printing them like any diagnostics.
-func loadLintConfig(opts *LintOptions) (*lint.Config, error) {
-	path := opts.ConfigPath
-	if path == "" {
-		found, err := lint.FindConfig(lintWorkDir(opts))
-		if err != nil {
-			return nil, usageError("looking for %s: %v", lint.ConfigFileNames[0], err)
-		}
-		if found == "" {
-			return lint.DefaultConfig(), nil
-		}
-		path = found
-	}
-	cfg, diags, err := lint.LoadConfig(path)
-	if err != nil {
-		return nil, usageError("cannot read config %q: %v", path, err)
-	}
-	if len(diags) > 0 {
-		src, _ := os.ReadFile(path)
-		_ = lint.WriteText(opts.IO.ErrOut, diags, func(string) []byte { return src }, lint.TextOptions{Color: opts.IO.ColorErr})
-		return nil, usageError("config %q has %s; fix it or pass another with --config", path, lintPlural(len(diags), "problem", "problems"))
-	}
-	return cfg, nil
-}
-
-func lintPlural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/mattn/go-isatty"
+)
+
+// writeFileAtomic writes data to a temporary file beside path, then renames
+// it into place: path ends up with all of data or as it was, never half.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	defer os.Remove(name) // a no-op once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(name, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(name, path)
+}
+
+// isTerminal reports whether w is a terminal (colour, and no binary output).
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
