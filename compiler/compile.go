@@ -39,6 +39,14 @@ func (o Options) maxSize() int64 {
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
+// mdParser is the one goldmark parser of the process. Building one costs
+// more than parsing a short skill (tables of 256 parser slots, sorted
+// option lists), and it is safe for concurrent use: its setup runs once
+// under a sync.Once on the first Parse, and all parsing state lives in the
+// per-call parser.Context; the default block and inline parsers are
+// stateless.
+var mdParser = goldmark.New().Parser()
+
 // compilation holds the state of one Compile call.
 type compilation struct {
 	filename string
@@ -101,7 +109,7 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 
 	var doc ast.Node
 	if !c.checkNesting() {
-		doc = goldmark.New().Parser().Parse(text.NewReader(c.body))
+		doc = mdParser.Parse(text.NewReader(c.body))
 	}
 	c.identify(doc)
 	if doc != nil {
