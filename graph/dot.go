@@ -51,18 +51,29 @@ func (g *Graph) DOT() []byte {
 		fmt.Fprintf(&b, "\t%s -> %s [color=black];\n", dotQuote(entryNode), dotQuote(g.nodes[g.entry]))
 	}
 	for _, st := range g.skill.Steps {
-		fmt.Fprintf(&b, "\t%s [label=<%s>];\n", dotQuote(st.ID), nodeHTML(st))
+		// One group for all steps: Graphviz then keeps the edges between
+		// them straight, so the main path runs down the page.
+		fmt.Fprintf(&b, "\t%s [group=steps, label=<%s>];\n", dotQuote(st.ID), nodeHTML(st))
 	}
-	toEnd, toFail := g.terminalsUsed()
-	if toEnd {
-		fmt.Fprintf(&b, "\t%s [shape=doublecircle, color=%s, fillcolor=%s, fontcolor=%s, style=filled, label=\"end\", margin=0.02];\n",
-			dotQuote(compiler.End), dotQuote(colorEnd), dotQuote(colorEndFill), dotQuote(colorEnd))
+	terms := g.terminalLayout()
+	for t, name := range []string{compiler.End, compiler.Fail} {
+		if terms.used[t] && terms.shared[t] {
+			fmt.Fprintf(&b, "\t%s [%s];\n", dotQuote(name), terminalAttrs(t, false))
+		}
 	}
-	if toFail {
-		fmt.Fprintf(&b, "\t%s [shape=octagon, color=%s, fillcolor=%s, fontcolor=%s, style=filled, label=\"fail\", margin=0.02];\n",
-			dotQuote(compiler.Fail), dotQuote(colorFailure), dotQuote(colorFailFill), dotQuote(colorFailure))
-	}
-	for _, e := range g.Edges() {
+	stubbed := map[string]bool{} // terminal copies already declared
+	for _, ie := range g.edges {
+		e := g.spell(ie)
+		to := dotQuote(e.To)
+		if t, ok := g.terminalOf(ie.to); ok && !terms.shared[t] {
+			// A copy of the terminal for this step alone: its name has a
+			// colon, which no step ID has.
+			to = dotQuote(e.To + ":" + e.From)
+			if !stubbed[to] {
+				stubbed[to] = true
+				fmt.Fprintf(&b, "\t%s [%s];\n", to, terminalAttrs(t, true))
+			}
+		}
 		var attrs []string
 		if e.Label != "" {
 			attrs = append(attrs, "label="+dotLines(wrap(e.Label, wrapWidth)))
@@ -70,7 +81,7 @@ func (g *Graph) DOT() []byte {
 		if e.Kind == compiler.Failure {
 			attrs = append(attrs, "style=dashed", "color="+dotQuote(colorFailure), "fontcolor="+dotQuote(colorFailure))
 		}
-		fmt.Fprintf(&b, "\t%s -> %s", dotQuote(e.From), dotQuote(e.To))
+		fmt.Fprintf(&b, "\t%s -> %s", dotQuote(e.From), to)
 		if len(attrs) > 0 {
 			fmt.Fprintf(&b, " [%s]", strings.Join(attrs, ", "))
 		}
@@ -80,18 +91,19 @@ func (g *Graph) DOT() []byte {
 	return b.Bytes()
 }
 
-// terminalsUsed reports whether any edge reaches end and fail: a terminal
-// nothing leads to is left out of the drawing.
-func (g *Graph) terminalsUsed() (end, fail bool) {
-	for _, e := range g.edges {
-		switch int(e.to) {
-		case g.endIndex():
-			end = true
-		case g.failIndex():
-			fail = true
-		}
+// terminalAttrs are the attributes of end (a green double circle) or fail
+// (a red octagon); a per-step copy is drawn smaller.
+func terminalAttrs(t int, copy bool) string {
+	size := ""
+	if copy {
+		size = ", fontsize=9, width=0.3, height=0.3"
 	}
-	return end, fail
+	if t == termEnd {
+		return fmt.Sprintf("shape=doublecircle, color=%s, fillcolor=%s, fontcolor=%s, style=filled, label=\"end\", margin=0.02%s",
+			dotQuote(colorEnd), dotQuote(colorEndFill), dotQuote(colorEnd), size)
+	}
+	return fmt.Sprintf("shape=octagon, color=%s, fillcolor=%s, fontcolor=%s, style=filled, label=\"fail\", margin=0.02%s",
+		dotQuote(colorFailure), dotQuote(colorFailFill), dotQuote(colorFailure), size)
 }
 
 // nodeHTML is a step's label as a Graphviz HTML-like label: the ID in bold,

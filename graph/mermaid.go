@@ -48,12 +48,14 @@ func (g *Graph) Mermaid() []byte {
 	for i, st := range g.skill.Steps {
 		fmt.Fprintf(&b, "    %s[\"%s\"]\n", name(i), mermaidNodeLabel(st))
 	}
-	toEnd, toFail := g.terminalsUsed()
-	if toEnd {
-		fmt.Fprintf(&b, "    %s(((\"end\")))\n", mermaidEnd)
-	}
-	if toFail {
-		fmt.Fprintf(&b, "    %s{{\"fail\"}}\n", mermaidFail)
+	terms := g.terminalLayout()
+	shape := [2]string{`((("end")))`, `{{"fail"}}`}
+	termNames := [2][]string{} // terminal nodes by terminal, for their classes
+	for t, nm := range []string{mermaidEnd, mermaidFail} {
+		if terms.used[t] && terms.shared[t] {
+			fmt.Fprintf(&b, "    %s%s\n", nm, shape[t])
+			termNames[t] = append(termNames[t], nm)
+		}
 	}
 
 	link := 0 // Mermaid styles links by their index in the file
@@ -62,8 +64,20 @@ func (g *Graph) Mermaid() []byte {
 		fmt.Fprintf(&b, "    %s((\" \")) --> %s\n", mermaidEntry, name(g.entry))
 		link++
 	}
+	stubbed := map[string]bool{}
 	for _, ie := range g.edges {
 		e := g.spell(ie)
+		to := name(int(ie.to))
+		if t, ok := g.terminalOf(ie.to); ok && !terms.shared[t] {
+			// A copy of the terminal for this step alone (see
+			// maxSharedTerminal).
+			to += "_" + strconv.Itoa(int(ie.from))
+			if !stubbed[to] {
+				stubbed[to] = true
+				fmt.Fprintf(&b, "    %s%s\n", to, shape[t])
+				termNames[t] = append(termNames[t], to)
+			}
+		}
 		arrow := "-->"
 		if e.Kind == compiler.Failure {
 			arrow = "-.->"
@@ -77,7 +91,7 @@ func (g *Graph) Mermaid() []byte {
 			}
 			label = "|\"" + strings.Join(lines, "<br/>") + "\"|"
 		}
-		fmt.Fprintf(&b, "    %s %s%s %s\n", name(int(ie.from)), arrow, label, name(int(ie.to)))
+		fmt.Fprintf(&b, "    %s %s%s %s\n", name(int(ie.from)), arrow, label, to)
 		link++
 	}
 
@@ -93,11 +107,10 @@ func (g *Graph) Mermaid() []byte {
 		fmt.Fprintf(&b, "    class %s step\n", strings.Join(names, ","))
 		fmt.Fprintf(&b, "    class %s entry\n", mermaidEntry)
 	}
-	if toEnd {
-		fmt.Fprintf(&b, "    class %s done\n", mermaidEnd)
-	}
-	if toFail {
-		fmt.Fprintf(&b, "    class %s failed\n", mermaidFail)
+	for t, class := range []string{"done", "failed"} {
+		if len(termNames[t]) > 0 {
+			fmt.Fprintf(&b, "    class %s %s\n", strings.Join(termNames[t], ","), class)
+		}
 	}
 	if len(failures) > 0 {
 		fmt.Fprintf(&b, "    linkStyle %s stroke:%s,color:%s\n", strings.Join(failures, ","), colorFailure, colorFailure)

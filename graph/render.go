@@ -75,7 +75,15 @@ func (r *Renderer) Render(ctx context.Context, dot []byte, format ImageFormat, w
 	return err
 }
 
+// MaxDrawSteps is the most steps Draw lays out. Graphviz's layout grows
+// faster than the graph (1,000 steps take seconds), so past this a picture
+// would look like a hang, and would be unreadable anyway.
+const MaxDrawSteps = 1000
+
 // Draw renders the graph's DOT as an SVG or PNG with r.
 func (g *Graph) Draw(ctx context.Context, r *Renderer, format ImageFormat, w io.Writer) error {
+	if n := g.steps(); n > MaxDrawSteps {
+		return fmt.Errorf("%d steps are too many to draw as %s (at most %d): use the dot or mermaid format", n, format, MaxDrawSteps)
+	}
 	return r.Render(ctx, g.DOT(), format, w)
 }

@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -103,9 +104,16 @@ func TestDOTAcceptedByGraphviz(t *testing.T) {
 		}
 		t.Skip("dot (Graphviz) is not installed")
 	}
+	long := make([]string, 150)
+	for i := range long {
+		long[i] = strconv.Itoa(i + 1)
+	}
 	for name, s := range map[string]*compiler.Skill{
 		"nasty": nasty(),
 		"cycle": skill("1", "2", "3 2"),
+		// 150 steps that all fail by default: with one shared fail node
+		// this layout took minutes (see maxSharedTerminal).
+		"150 steps": skill(long...),
 	} {
 		g, err := New(s)
 		if err != nil {
@@ -198,5 +206,45 @@ func TestRenderSVGAndPNG(t *testing.T) {
 	}
 	if err := r.Render(ctx, g.DOT(), "gif", &none); err == nil {
 		t.Error("gif: want an unknown format error")
+	}
+}
+
+func TestDrawRefusesHugeGraphs(t *testing.T) {
+	spec := make([]string, MaxDrawSteps+1)
+	for i := range spec {
+		spec[i] = strconv.Itoa(i + 1)
+	}
+	g, err := New(skill(spec...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err = g.Draw(context.Background(), testRenderer(t), SVG, &out)
+	if err == nil || !strings.Contains(err.Error(), "too many to draw") || out.Len() > 0 {
+		t.Errorf("err %v, %d bytes written; want a refusal and nothing written", err, out.Len())
+	}
+}
+
+// TestTerminalCopies: past maxSharedTerminal edges into fail, each step
+// gets its own fail, so Graphviz's layout stays linear.
+func TestTerminalCopies(t *testing.T) {
+	spec := make([]string, maxSharedTerminal+1)
+	for i := range spec {
+		spec[i] = strconv.Itoa(i + 1)
+	}
+	g, err := New(skill(spec...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dot := string(g.DOT())
+	if strings.Contains(dot, "\t\"fail\" [") || !strings.Contains(dot, `"1" -> "fail:1"`) || !strings.Contains(dot, `"9" -> "fail:9"`) {
+		t.Errorf("want a fail per step:\n%s", dot)
+	}
+	if !strings.Contains(dot, `"end" [`) {
+		t.Errorf("one edge into end: want one shared end:\n%s", dot)
+	}
+	mmd := string(g.Mermaid())
+	if !strings.Contains(mmd, "s0 -.-> t_fail_0") || !strings.Contains(mmd, "class t_fail_0,t_fail_1") {
+		t.Errorf("mermaid: want a fail per step:\n%s", mmd)
 	}
 }

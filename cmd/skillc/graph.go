@@ -116,6 +116,9 @@ func graphRun(opts *GraphOptions) error {
 	case "mermaid":
 		out.Write(g.Mermaid())
 	case "svg", "png":
+		if n := len(s.Steps); n > graph.MaxDrawSteps {
+			return usageError("%s: %d steps are too many to draw as %s (at most %d): use --format dot or mermaid", path, n, opts.Format, graph.MaxDrawSteps)
+		}
 		r, err := graph.NewRenderer(ctx)
 		if err != nil {
 			return err
