@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/lint"
 )
 
@@ -15,7 +16,12 @@ import (
 type checkedSkill struct {
 	Path  string
 	Skill *compiler.Skill
+	// Diags are the findings as configured: what was printed.
 	Diags compiler.Diagnostics
+	// Invalid are the compiler's and the graph's errors as they found them,
+	// whatever the config says: a skill with any is no valid template, and a
+	// config that turns the rule off or down cannot make it one.
+	Invalid compiler.Diagnostics
 }
 
 // loadSkill reads one skill for `skillc compile` and `skillc graph`: FILE,
@@ -39,6 +45,12 @@ func loadSkill(io *IOStreams, file, configPath string, maxSize int64) (*checkedS
 		}
 		return nil, usageError("cannot read %s: %v", path, err)
 	}
+	var invalid compiler.Diagnostics
+	for _, d := range append(diags[:len(diags):len(diags)], graph.Check(s)...) {
+		if d.Severity == compiler.SeverityError {
+			invalid = append(invalid, d)
+		}
+	}
 	diags = lint.Check(s, diags, lint.Options{Config: cfg, MaxSize: maxSize})
 	sources := func(name string) []byte {
 		if name == s.Filename {
@@ -49,7 +61,7 @@ func loadSkill(io *IOStreams, file, configPath string, maxSize int64) (*checkedS
 	if err := lint.WriteText(io.ErrOut, diags, sources, lint.TextOptions{Color: io.ColorErr}); err != nil {
 		return nil, err
 	}
-	return &checkedSkill{Path: path, Skill: s, Diags: diags}, nil
+	return &checkedSkill{Path: path, Skill: s, Diags: diags, Invalid: invalid}, nil
 }
 
 // loadConfig reads the lint configuration: configPath, else .skillc.yaml
@@ -77,6 +89,21 @@ func loadConfig(io *IOStreams, configPath, workDir string) (*lint.Config, error)
 		return nil, usageError("config %q has %s; fix it or pass another with --config", path, plural(len(diags), "problem", "problems"))
 	}
 	return cfg, nil
+}
+
+// refuse reports why no template or drawing can be made from c, or "".
+func (c *checkedSkill) refuse(what string) string {
+	switch {
+	case c.Diags.HasErrors():
+		return fmt.Sprintf("%s: no %s written: fix the errors above first", c.Path, what)
+	case len(c.Invalid) > 0:
+		d := c.Invalid[0]
+		return fmt.Sprintf("%s: no %s written: %s: %s [%s] (the config turned this rule down, but it still makes the skill invalid)",
+			c.Path, what, d.Range, d.Summary, d.Rule)
+	case len(c.Skill.Steps) == 0:
+		return fmt.Sprintf("%s: no %s written: the skill has no steps (write them as a numbered list or as \"## Step 1: ...\" headings)", c.Path, what)
+	}
+	return ""
 }
 
 func plural(n int, one, many string) string {

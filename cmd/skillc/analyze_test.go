@@ -28,6 +28,15 @@ func TestCommandsAgreeWithLint(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	dangling := filepath.Join(dir, "dangling.md")
+	if err := os.WriteFile(dangling, []byte("# Dangling\n\n1. Look.\n   - on failure: 7\n2. Answer.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waive := filepath.Join(dir, "waive.yaml")
+	if err := os.WriteFile(waive, []byte("rules:\n  unknown-target: off\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	tests := []struct {
 		args     []string
 		wantCode int
@@ -39,6 +48,10 @@ func TestCommandsAgreeWithLint(t *testing.T) {
 		{[]string{"compile", "--config", off, skill}, exitOK, ""},
 		{[]string{"graph", "--config", off, skill}, exitOK, ""},
 		{[]string{"compile", "--config", broken, skill}, exitUsage, `config "` + broken + `" has 1 problem`},
+		// A config may quiet a compiler error in lint, but the skill is
+		// still no valid template and no faithful drawing.
+		{[]string{"compile", "--config", waive, dangling}, exitFindings, `dangling.md:4:18: failure edge of step "1" goes to "7", which is not a step [unknown-target] (the config turned this rule down`},
+		{[]string{"graph", "--config", waive, dangling}, exitFindings, "no graph drawn"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args[:len(tt.args)-1], " "), func(t *testing.T) {

@@ -78,16 +78,11 @@ func compileRun(opts *CompileOptions) error {
 	if err != nil {
 		return err
 	}
-	s, diags, path := c.Skill, c.Diags, c.Path
-	if diags.HasErrors() {
-		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s: no template written: fix the errors above first\n", path)
+	if why := c.refuse("template"); why != "" {
+		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s\n", why)
 		return silentExit(exitFindings)
 	}
-	if len(s.Steps) == 0 {
-		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s: no template written: the skill has no steps (write them as a numbered list or as \"## Step 1: ...\" headings)\n", path)
-		return silentExit(exitFindings)
-	}
-	out, err := encodeTemplate(s.Template(), opts.Format)
+	out, err := encodeTemplate(c.Skill.Template(), opts.Format)
 	if err != nil {
 		return err
 	}

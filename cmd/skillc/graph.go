@@ -104,7 +104,7 @@ func graphRun(opts *GraphOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s: no graph drawn: the skill has no steps (write them as a numbered list or as \"## Step 1: ...\" headings)\n", path)
 		return silentExit(exitFindings)
 	}
-	if gerr != nil || graphHasRule(diags, "unknown-target") {
+	if gerr != nil || graphHasRule(c.Invalid, "unknown-target") {
 		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s: no graph drawn: fix the errors above first\n", path)
 		return silentExit(exitFindings)
 	}
