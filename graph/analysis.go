@@ -18,7 +18,7 @@ func (g *Graph) CannotReachEnd() []string { return g.stepsWhere(g.toEnd, false) 
 // is allocated once.
 func (g *Graph) stepsWhere(mark []bool, want bool) []string {
 	n := 0
-	for i := 0; i < g.steps(); i++ {
+	for i := 0; i < g.Len(); i++ {
 		if mark[i] == want {
 			n++
 		}
@@ -27,7 +27,7 @@ func (g *Graph) stepsWhere(mark []bool, want bool) []string {
 		return nil
 	}
 	out := make([]string, 0, n)
-	for i := 0; i < g.steps(); i++ {
+	for i := 0; i < g.Len(); i++ {
 		if mark[i] == want {
 			out = append(out, g.nodes[i])
 		}

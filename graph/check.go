@@ -35,7 +35,7 @@ func Check(s *compiler.Skill) compiler.Diagnostics {
 // Check reports the graph's problems, sorted by position. See the package
 // function Check.
 func (g *Graph) Check() compiler.Diagnostics {
-	if g.steps() == 0 {
+	if g.Len() == 0 {
 		return nil
 	}
 	var ds compiler.Diagnostics
@@ -126,7 +126,7 @@ func (g *Graph) edgeBetween(from, to string) Edge {
 // step by step in source order, so they are found by the step's index.
 func (g *Graph) stepEdges(id string) []Edge {
 	i, ok := g.lookup(id)
-	if !ok || i >= g.steps() {
+	if !ok || i >= g.Len() {
 		return nil
 	}
 	// Edges are stored step by step; a binary search over their source
@@ -155,14 +155,14 @@ func (g *Graph) checkUnreachable() compiler.Diagnostics {
 	reach := g.reach
 	entry := g.nodes[g.entry]
 	var ds compiler.Diagnostics
-	for i := 0; i < g.steps(); i++ {
+	for i := 0; i < g.Len(); i++ {
 		if reach[i] {
 			continue
 		}
 		st := g.skill.Steps[i]
 		var from []string
 		for _, p := range g.in(int32(i)) {
-			if int(p) < g.steps() && int(p) != i {
+			if int(p) < g.Len() && int(p) != i {
 				from = append(from, g.nodes[p])
 			}
 		}
@@ -190,7 +190,7 @@ func (g *Graph) checkEnd() compiler.Diagnostics {
 		way = "fails or goes round a loop"
 	}
 	var ds compiler.Diagnostics
-	for i := 0; i < g.steps(); i++ {
+	for i := 0; i < g.Len(); i++ {
 		st := g.skill.Steps[i]
 		switch {
 		case toEnd[i]:

@@ -191,7 +191,7 @@ func (g *Graph) addEdge(from int, kind compiler.EdgeKind, to, def string) {
 	// known; only the others pay for a lookup.
 	var toIndex int
 	ok := true
-	if from+1 < g.steps() && to == g.nodes[from+1] {
+	if from+1 < g.Len() && to == g.nodes[from+1] {
 		toIndex = from + 1
 	} else {
 		toIndex, ok = g.lookup(to)
@@ -360,7 +360,8 @@ func (g *Graph) Entry() string {
 }
 
 // steps is the number of steps; node indexes below it are steps.
-func (g *Graph) steps() int { return len(g.nodes) - 2 }
+// Len is the number of steps, terminals not counted.
+func (g *Graph) Len() int { return len(g.nodes) - 2 }
 
 func (g *Graph) endIndex() int  { return len(g.nodes) - 2 }
 func (g *Graph) failIndex() int { return len(g.nodes) - 1 }

@@ -2,14 +2,11 @@ package graph
 
 import (
 	"bytes"
-	"context"
 	"encoding/xml"
-	"image/png"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/skillc/skillc/compiler"
@@ -153,75 +150,6 @@ func checkSVG(t *testing.T, b []byte) {
 			}
 			break
 		}
-	}
-}
-
-// The renderer compiles Graphviz's WebAssembly once for all tests.
-var (
-	rendererOnce sync.Once
-	renderer     *Renderer
-	rendererErr  error
-)
-
-func testRenderer(t testing.TB) *Renderer {
-	rendererOnce.Do(func() { renderer, rendererErr = NewRenderer(context.Background()) })
-	if rendererErr != nil {
-		t.Fatal(rendererErr)
-	}
-	return renderer
-}
-
-func TestRenderSVGAndPNG(t *testing.T) {
-	g, err := New(nasty())
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := testRenderer(t)
-	ctx := context.Background()
-
-	var svg bytes.Buffer
-	if err := r.Render(ctx, g.DOT(), SVG, &svg); err != nil {
-		t.Fatal(err)
-	}
-	checkSVG(t, svg.Bytes())
-	if !bytes.Contains(svg.Bytes(), []byte("日本語")) {
-		t.Error("svg lost the non-ASCII goal text")
-	}
-
-	var pic bytes.Buffer
-	if err := r.Render(ctx, g.DOT(), PNG, &pic); err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(&pic)
-	if err != nil {
-		t.Fatalf("png does not decode: %v", err)
-	}
-	if b := img.Bounds(); b.Dx() < 50 || b.Dy() < 50 {
-		t.Errorf("png is %dx%d, want a real drawing", b.Dx(), b.Dy())
-	}
-
-	var none bytes.Buffer
-	if err := r.Render(ctx, []byte("digraph {"), SVG, &none); err == nil || none.Len() > 0 {
-		t.Errorf("broken dot: err %v, wrote %d bytes; want an error and nothing written", err, none.Len())
-	}
-	if err := r.Render(ctx, g.DOT(), "gif", &none); err == nil {
-		t.Error("gif: want an unknown format error")
-	}
-}
-
-func TestDrawRefusesHugeGraphs(t *testing.T) {
-	spec := make([]string, MaxDrawSteps+1)
-	for i := range spec {
-		spec[i] = strconv.Itoa(i + 1)
-	}
-	g, err := New(skill(spec...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	err = g.Draw(context.Background(), testRenderer(t), SVG, &out)
-	if err == nil || !strings.Contains(err.Error(), "too many to draw") || out.Len() > 0 {
-		t.Errorf("err %v, %d bytes written; want a refusal and nothing written", err, out.Len())
 	}
 }
 

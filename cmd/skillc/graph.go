@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/graph"
+	"github.com/skillc/skillc/graph/render"
 )
 
 // GraphOptions are the flags and arguments of `skillc graph`.
@@ -116,15 +117,15 @@ func graphRun(opts *GraphOptions) error {
 	case "mermaid":
 		out.Write(g.Mermaid())
 	case "svg", "png":
-		if n := len(s.Steps); n > graph.MaxDrawSteps {
-			return usageError("%s: %d steps are too many to draw as %s (at most %d): use --format dot or mermaid", path, n, opts.Format, graph.MaxDrawSteps)
+		if n := len(s.Steps); n > render.MaxDrawSteps {
+			return usageError("%s: %d steps are too many to draw as %s (at most %d): use --format dot or mermaid", path, n, opts.Format, render.MaxDrawSteps)
 		}
-		r, err := graph.NewRenderer(ctx)
+		r, err := render.NewRenderer(ctx)
 		if err != nil {
 			return err
 		}
 		defer r.Close()
-		if err := g.Draw(ctx, r, graph.ImageFormat(opts.Format), &out); err != nil {
+		if err := r.Draw(ctx, g, render.ImageFormat(opts.Format), &out); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,8 @@
-package graph
+// Package render draws a step graph as SVG or PNG inside the process, with
+// Graphviz compiled to WebAssembly (github.com/goccy/go-graphviz). It is a
+// package of its own so that what only needs the graph's analyses (the plan
+// runtime, the store, the server) does not link a WebAssembly runtime.
+package render
 
 import (
 	"bytes"
@@ -8,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/goccy/go-graphviz"
+
+	"github.com/skillc/skillc/graph"
 )
 
 // ImageFormat is a drawing Graphviz makes from DOT.
@@ -81,8 +87,8 @@ func (r *Renderer) Render(ctx context.Context, dot []byte, format ImageFormat, w
 const MaxDrawSteps = 1000
 
 // Draw renders the graph's DOT as an SVG or PNG with r.
-func (g *Graph) Draw(ctx context.Context, r *Renderer, format ImageFormat, w io.Writer) error {
-	if n := g.steps(); n > MaxDrawSteps {
+func (r *Renderer) Draw(ctx context.Context, g *graph.Graph, format ImageFormat, w io.Writer) error {
+	if n := g.Len(); n > MaxDrawSteps {
 		return fmt.Errorf("%d steps are too many to draw as %s (at most %d): use the dot or mermaid format", n, format, MaxDrawSteps)
 	}
 	return r.Render(ctx, g.DOT(), format, w)

@@ -1,0 +1,131 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"fmt"
+	"image/png"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
+	"github.com/skillc/skillc/internal/golden"
+)
+
+var _ = golden.Update
+
+// tricky has text that every drawing must carry through escaping: quotes,
+// backslashes, markup, entities and non-ASCII.
+const tricky = `# Quotes "here" & <tags>
+
+1. Read the "config" at C:\temp\new & check <b>bold</b> isn't markup?
+   - tools: read_file, a.b-c_d
+   - yes ("found" it): 2
+   - no (a|b #12;): fail
+2. Écrire « bonjour » — 日本語 → {braces} [brackets]
+`
+
+func compileGraph(t testing.TB, src string) *graph.Graph {
+	t.Helper()
+	s, diags := compiler.Compile("tricky.md", []byte(src), compiler.Options{})
+	if diags.HasErrors() {
+		t.Fatalf("compile: %v", diags)
+	}
+	g, err := graph.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// The renderer compiles Graphviz's WebAssembly once for all tests.
+var (
+	rendererOnce sync.Once
+	renderer     *Renderer
+	rendererErr  error
+)
+
+func testRenderer(t testing.TB) *Renderer {
+	rendererOnce.Do(func() { renderer, rendererErr = NewRenderer(context.Background()) })
+	if rendererErr != nil {
+		t.Fatal(rendererErr)
+	}
+	return renderer
+}
+
+func TestRenderSVGAndPNG(t *testing.T) {
+	g := compileGraph(t, tricky)
+	r := testRenderer(t)
+	ctx := context.Background()
+
+	var svg bytes.Buffer
+	if err := r.Draw(ctx, g, SVG, &svg); err != nil {
+		t.Fatal(err)
+	}
+	checkSVG(t, svg.Bytes())
+	for _, want := range []string{"日本語", "&quot;config&quot;", `C:\temp\new &amp; check`} {
+		if !bytes.Contains(svg.Bytes(), []byte(want)) {
+			t.Errorf("svg lost %q", want)
+		}
+	}
+
+	var pic bytes.Buffer
+	if err := r.Draw(ctx, g, PNG, &pic); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&pic)
+	if err != nil {
+		t.Fatalf("png does not decode: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() < 50 || b.Dy() < 50 {
+		t.Errorf("png is %dx%d, want a real drawing", b.Dx(), b.Dy())
+	}
+
+	var none bytes.Buffer
+	if err := r.Render(ctx, []byte("digraph {"), SVG, &none); err == nil || none.Len() > 0 {
+		t.Errorf("broken dot: err %v, wrote %d bytes; want an error and nothing written", err, none.Len())
+	}
+	if err := r.Render(ctx, g.DOT(), "gif", &none); err == nil {
+		t.Error("gif: want an unknown format error")
+	}
+}
+
+func TestDrawRefusesHugeGraphs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Huge\n\n")
+	for i := 1; i <= MaxDrawSteps+1; i++ {
+		fmt.Fprintf(&b, "%d. Step %d.\n", i, i)
+	}
+	g := compileGraph(t, b.String())
+	var out bytes.Buffer
+	err := testRenderer(t).Draw(context.Background(), g, SVG, &out)
+	if err == nil || !strings.Contains(err.Error(), "too many to draw") || out.Len() > 0 {
+		t.Errorf("err %v, %d bytes written; want a refusal and nothing written", err, out.Len())
+	}
+}
+
+// checkSVG fails unless b is well-formed XML whose root is <svg>.
+func checkSVG(t *testing.T, b []byte) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	root := ""
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("svg does not parse as XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
+		}
+	}
+	if root != "svg" {
+		t.Fatalf("svg root element is %q, want svg", root)
+	}
+}
