@@ -173,6 +173,9 @@ func runProseBranch(p *Pass) {
 			continue
 		}
 		from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(src))
+		if from >= to || !mayBranch(src[from:to]) {
+			continue
+		}
 		text := string(src[from:to]) // one copy per step; spans index into it
 		ann := 0                     // annotations and spans are both in source order
 		for _, sp := range proseSpans(src, from, to) {
@@ -187,6 +190,45 @@ func runProseBranch(p *Pass) {
 			})
 		}
 	}
+}
+
+// branchWords are the words a finding needs: a move (wordMove) or a stop
+// (wordStop) word of classify. Both are matched after ASCII lowercasing,
+// so a step whose text has none of them anywhere, in any case, cannot be
+// reported, and most steps are passed over after one scan of their bytes.
+var branchWords = [...]string{"continue", "proceed", "go", "jump", "skip", "move", "head", "return", "loop", "come", "stop", "abort"}
+
+// mayBranch reports whether text contains one of branchWords, ignoring
+// ASCII case; a word inside a longer one counts, which only lets a few
+// steps through to the full check.
+func mayBranch(text []byte) bool {
+	for i := 0; i < len(text); i++ {
+		c := text[i] | 0x20 // ASCII lowercase for letters
+		if c < 'a' || c > 's' {
+			continue
+		}
+		for _, w := range branchWords {
+			if w[0] == c && len(text)-i >= len(w) && equalFoldASCII(text[i:i+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// equalFoldASCII reports whether b equals the lowercase ASCII word w,
+// ignoring ASCII case.
+func equalFoldASCII(b []byte, w string) bool {
+	for j := 0; j < len(w); j++ {
+		c := b[j]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
+			return false
+		}
+	}
+	return true
 }
 
 func proseBranchSentence(p *Pass, st *compiler.Step, order map[string]int, sentence string, base int, scratch *[]word) {
