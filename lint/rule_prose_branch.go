@@ -198,17 +198,23 @@ func runProseBranch(p *Pass) {
 // reported, and most steps are passed over after one scan of their bytes.
 var branchWords = [...]string{"continue", "proceed", "go", "jump", "skip", "move", "head", "return", "loop", "come", "stop", "abort"}
 
+// branchByFirst lists branchWords by their first byte, in both cases, so
+// mayBranch costs one table lookup per byte of text.
+var branchByFirst = func() (t [256][]string) {
+	for _, w := range branchWords {
+		t[w[0]] = append(t[w[0]], w)
+		t[w[0]-'a'+'A'] = append(t[w[0]-'a'+'A'], w)
+	}
+	return t
+}()
+
 // mayBranch reports whether text contains one of branchWords, ignoring
 // ASCII case; a word inside a longer one counts, which only lets a few
 // steps through to the full check.
 func mayBranch(text []byte) bool {
-	for i := 0; i < len(text); i++ {
-		c := text[i] | 0x20 // ASCII lowercase for letters
-		if c < 'a' || c > 's' {
-			continue
-		}
-		for _, w := range branchWords {
-			if w[0] == c && len(text)-i >= len(w) && equalFoldASCII(text[i:i+len(w)], w) {
+	for i, c := range text {
+		for _, w := range branchByFirst[c] {
+			if len(text)-i >= len(w) && equalFoldASCII(text[i+1:i+len(w)], w[1:]) {
 				return true
 			}
 		}
