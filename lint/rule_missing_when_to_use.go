@@ -53,7 +53,7 @@ var (
 
 func runMissingWhenToUse(p *Pass) {
 	s := p.Skill
-	if whenInDescription.MatchString(s.Description) {
+	if hasConditionWord(s.Description) || whenInDescription.MatchString(s.Description) {
 		return
 	}
 	if s.Frontmatter != nil && strings.TrimSpace(s.Description) == "" {
@@ -93,4 +93,35 @@ func runMissingWhenToUse(p *Pass) {
 		Detail:     "an agent chooses a skill by its description: say when it applies",
 		Suggestion: suggestion,
 	})
+}
+
+// hasConditionWord reports whether s has "when" or "if" as a whole word,
+// in any ASCII case: a sure match of whenInDescription (its \b is ASCII
+// too), found without running the regexp, which costs more than the rest
+// of the rule. Most descriptions say "Use when"; the others still go to
+// the regexp.
+func hasConditionWord(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if i > 0 && isASCIIWordByte(s[i-1]) {
+			continue
+		}
+		n := 0
+		switch {
+		case len(s)-i >= 4 && equalFoldASCII([]byte(s[i:i+4]), "when"):
+			n = 4
+		case equalFoldASCII([]byte(s[i:i+2]), "if"):
+			n = 2
+		default:
+			continue
+		}
+		if i+n == len(s) || !isASCIIWordByte(s[i+n]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isASCIIWordByte is regexp's \w.
+func isASCIIWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
