@@ -44,6 +44,25 @@ var stepsHeadings = map[string]bool{"steps": true, "workflow": true, "procedure"
 // "Step 2. Title", "Step 2 - Title" or "2. Title".
 var headingStep = regexp.MustCompile(`(?i)^(?:step\s+([0-9]{1,9})(?:\s*(?::|\.|-|–|—)\s*(.*)|\s*)|([0-9]{1,9})\.\s+(.*))$`)
 
+// mayBeStepHeading is false for heading text headingStep cannot match:
+// it must start with a digit, or with "step" (any case) and white space,
+// where (?i) lets the "s" be "ſ" (U+017F, first byte 0xC5) too; "t", "e"
+// and "p" have no such non-ASCII folds. Most headings ("Steps", "Notes")
+// are ruled out without running the regexp.
+func mayBeStepHeading(text string) bool {
+	if text == "" {
+		return false
+	}
+	switch c := text[0]; {
+	case c >= '0' && c <= '9', c == 0xC5:
+		return true
+	case c == 's' || c == 'S':
+		return len(text) >= 5 && text[1]|0x20 == 't' && text[2]|0x20 == 'e' && text[3]|0x20 == 'p' &&
+			(text[4] == ' ' || text[4] == '\t' || text[4] == '\n' || text[4] == '\f' || text[4] == '\r')
+	}
+	return false
+}
+
 // findSteps locates the steps (heading form first, it wins) and builds them.
 func (c *compilation) findSteps(doc ast.Node) {
 	var builds []*stepBuild
@@ -82,7 +101,11 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 				groups[l] = append(groups[l], nil)
 			}
 		}
-		m := headingStep.FindStringSubmatch(c.inlineText(h, -1, -1, false))
+		text := c.inlineText(h, -1, -1, false)
+		if !mayBeStepHeading(text) {
+			continue
+		}
+		m := headingStep.FindStringSubmatch(text)
 		if m == nil {
 			continue
 		}
