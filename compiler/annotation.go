@@ -476,7 +476,7 @@ func isWordByte(b byte) bool {
 
 // resolver finds the step or terminal a target names.
 type resolver struct {
-	ids     map[string]*stepBuild
+	ids     map[string]*Step
 	numbers map[int]*stepBuild
 	builds  []*stepBuild
 }

@@ -339,8 +339,11 @@ func suggestID(id string) string {
 // renders details, in that order: targets can name any step.
 func (c *compilation) finish(builds []*stepBuild) {
 	s := c.skill
-	ids := make(map[string]*stepBuild, len(builds))
+	// The skill's own index of steps by ID is the resolver's too: one map
+	// per file fewer to build.
+	ids := make(map[string]*Step, len(builds))
 	numbers := make(map[int]*stepBuild, len(builds))
+	s.Steps = make([]*Step, 0, len(builds))
 	for _, b := range builds {
 		if b.st.ID == "" {
 			b.st.ID = strconv.Itoa(len(s.Steps) + 1)
@@ -348,11 +351,11 @@ func (c *compilation) finish(builds []*stepBuild) {
 		if prev, dup := ids[b.st.ID]; dup {
 			c.report(Diagnostic{Severity: SeverityError, Rule: "duplicate-id",
 				Summary: fmt.Sprintf("step ID %q is used twice", b.st.ID),
-				Detail:  fmt.Sprintf("the first step with this ID is on line %d; give each step its own {#id}", prev.st.Line()),
+				Detail:  fmt.Sprintf("the first step with this ID is on line %d; give each step its own {#id}", prev.Line()),
 				Range:   b.st.IDRange,
 			})
 		} else {
-			ids[b.st.ID] = b
+			ids[b.st.ID] = b.st
 		}
 		if _, dup := numbers[b.number]; !dup && b.number >= 0 {
 			numbers[b.number] = b
@@ -367,10 +370,7 @@ func (c *compilation) finish(builds []*stepBuild) {
 		s.Steps = append(s.Steps, b.st)
 	}
 	s.Entry = s.Steps[0].ID
-	s.byID = make(map[string]*Step, len(ids))
-	for id, b := range ids {
-		s.byID[id] = b.st
-	}
+	s.byID = ids
 	r := &resolver{ids: ids, numbers: numbers, builds: builds}
 	// Annotations of all steps share one backing array, each step taking
 	// a capped slice of it, so that reading them allocates once.
