@@ -600,54 +600,13 @@ func (r *resolver) idList() string {
 	return strings.Join(ids, ", ")
 }
 
-// nameSuggestion is the step ID or terminal nearest to word, by edit
-// distance under 3 as in hcl's didyoumean, or "".
+// nameSuggestion is the step ID or terminal nearest to word, or "".
 func (r *resolver) nameSuggestion(word string) string {
-	best, bestDist := "", 3
-	consider := func(cand string) {
-		if d := levenshtein(strings.ToLower(word), strings.ToLower(cand), bestDist); d < bestDist {
-			best, bestDist = cand, d
-		}
-	}
+	cands := make([]string, 0, len(r.builds)+2)
 	for _, b := range r.builds {
-		consider(b.st.ID)
+		cands = append(cands, b.st.ID)
 	}
-	for w := range map[string]bool{End: true, Fail: true} {
-		consider(w)
-	}
-	return best
-}
-
-// levenshtein is the edit distance between a and b, or limit when it is at
-// least limit (so long strings cost little). Hand-written, as hcl's
-// didyoumean does: a few lines that no maintained library would save.
-func levenshtein(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d >= limit || -d >= limit {
-		return limit
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin >= limit {
-			return limit
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(rb)], limit)
+	return Nearest(word, append(cands, End, Fail))
 }
 
 // checkUnknownKeys reports bullets such as "many: 4": an unknown KEY whose

@@ -170,7 +170,7 @@ func ParseConfig(path string, src []byte) (*Config, compiler.Diagnostics) {
 }
 
 func didYouMean(name string, candidates []string) string {
-	if s := nearest(name, candidates); s != "" {
+	if s := compiler.Nearest(name, candidates); s != "" {
 		return fmt.Sprintf("; did you mean %q?", s)
 	}
 	return ""

@@ -47,7 +47,7 @@ func runFrontmatterUnknownKey(p *Pass) {
 			Range:   ref.Range,
 			Summary: fmt.Sprintf("unknown frontmatter key %q", ref.Name),
 		}
-		if s := nearest(ref.Name, frontmatterKeys); s != "" {
+		if s := compiler.Nearest(ref.Name, frontmatterKeys); s != "" {
 			d.Suggestion = s
 		} else {
 			d.Detail = "move it under metadata, or remove it"

@@ -70,7 +70,7 @@ func runUnknownTool(p *Pass) {
 					Range:      ref.Range,
 					Summary:    fmt.Sprintf("tool %q is not in allowed-tools", ref.Name),
 					Detail:     "allowed-tools: " + strings.Join(allowed, " "),
-					Suggestion: nearest(ref.Name, allowed),
+					Suggestion: compiler.Nearest(ref.Name, allowed),
 				})
 			}
 			return
@@ -83,7 +83,7 @@ func runUnknownTool(p *Pass) {
 			p.Report(compiler.Diagnostic{
 				Range:      ref.Range,
 				Summary:    summary,
-				Suggestion: nearest(ref.Name, p.Config.Tools),
+				Suggestion: compiler.Nearest(ref.Name, p.Config.Tools),
 			})
 		}
 	}

@@ -1,6 +1,10 @@
 package lint
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/skillc/skillc/compiler"
+)
 
 // Rules is the registry: every rule skillc knows, compiler and graph rules
 // first (in the order they tend to fire), then the lint rules, then the
@@ -69,5 +73,5 @@ func RuleIDs() []string {
 func Suggest(id string) string {
 	ids := RuleIDs()
 	sort.Strings(ids) // ties go to the alphabetically first
-	return nearest(id, ids)
+	return compiler.Nearest(id, ids)
 }
