@@ -50,3 +50,28 @@ func levenshtein(a, b string, limit int) int {
 	}
 	return min(prev[len(rb)], limit)
 }
+
+// slug keeps the runes of s that keep accepts and joins the runs between
+// them with single dashes: "Check the  thread!" becomes "Check-the-thread".
+// It is cut to at most max bytes, never ending in a dash. The compiler uses
+// it to suggest a valid name or step ID for an invalid one.
+func slug(s string, keep func(rune) bool, max int) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		if !keep(r) {
+			dash = true
+			continue
+		}
+		if dash && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		dash = false
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if len(out) > max {
+		out = strings.TrimRight(out[:max], "-")
+	}
+	return out
+}

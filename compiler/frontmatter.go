@@ -475,23 +475,7 @@ func (c *compilation) checkName(f Field) {
 // suggestName turns s into a valid skill name, or returns "" when that
 // gives nothing or gives back avoid.
 func suggestName(s, avoid string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-		} else {
-			dash = true
-		}
-	}
-	out := b.String()
-	if len(out) > maxNameLen {
-		out = strings.TrimRight(out[:maxNameLen], "-")
-	}
+	out := slug(strings.ToLower(s), func(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }, maxNameLen)
 	if out == avoid {
 		return ""
 	}

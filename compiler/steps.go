@@ -312,23 +312,9 @@ func (c *compilation) checkID(id string, r Range) bool {
 }
 
 func suggestID(id string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range id {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-		} else {
-			dash = true
-		}
-	}
-	s := b.String()
-	if len(s) > 64 {
-		s = s[:64]
-	}
+	s := slug(id, func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_'
+	}, 64)
 	if l := strings.ToLower(s); l == End || l == Fail {
 		return ""
 	}
