@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"bytes"
 	"sort"
 	"unicode/utf8"
 )
@@ -91,3 +92,39 @@ func (x *lineIndex) offsetAt(line, col int) int {
 	}
 	return off
 }
+
+// Lines converts byte offsets of a file into positions exactly as the
+// compiler does (columns in code points; a leading byte order mark is not a
+// column but still counts in byte offsets), for packages that report on the
+// same file, such as lint. Offsets are into the file as read.
+type Lines struct {
+	x *lineIndex
+}
+
+// NewLines indexes the lines of file once.
+func NewLines(filename string, file []byte) *Lines {
+	base := 0
+	if bytes.HasPrefix(file, utf8BOM) {
+		base = len(utf8BOM)
+	}
+	return &Lines{x: newLineIndex(filename, file[base:], base)}
+}
+
+// Pos is the position of byte offset off.
+func (l *Lines) Pos(off int) Pos { return l.x.pos(off - l.x.base) }
+
+// Range is the range of bytes [start, end).
+func (l *Lines) Range(start, end int) Range { return l.x.rng(start-l.x.base, end-l.x.base) }
+
+// Count is the number of lines.
+func (l *Lines) Count() int { return l.x.lineCount() }
+
+// Bounds returns the byte span of 1-based line n without its line ending.
+func (l *Lines) Bounds(n int) (start, end int) {
+	start, end = l.x.lineBounds(n)
+	return start + l.x.base, end + l.x.base
+}
+
+// OffsetAt is the byte offset of 1-based line and column (in code points),
+// clamped to the line.
+func (l *Lines) OffsetAt(line, col int) int { return l.x.offsetAt(line, col) + l.x.base }

@@ -109,7 +109,7 @@ func LoadConfig(path string) (*Config, compiler.Diagnostics, error) {
 // refused, so a hostile config cannot expand without bound.
 type configLoader struct {
 	path  string
-	lines *lineIndex
+	lines *compiler.Lines
 	diags compiler.Diagnostics
 }
 
@@ -117,7 +117,7 @@ type configLoader struct {
 func ParseConfig(path string, src []byte) (*Config, compiler.Diagnostics) {
 	c := DefaultConfig()
 	c.Path = path
-	l := &configLoader{path: path, lines: newLineIndex(src)}
+	l := &configLoader{path: path, lines: compiler.NewLines(path, src)}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		line := 1
@@ -177,21 +177,17 @@ func didYouMean(name string, candidates []string) string {
 }
 
 func (l *configLoader) rangeOf(n *yaml.Node) compiler.Range {
-	start, end := l.lines.lineRange(n.Line)
-	// yaml.v3 columns count code points; walk to the byte offset.
-	off := start
-	for col := 1; col < n.Column && off < end; col++ {
-		_, size := decodeRune(l.lines.src[off:])
-		off += size
-	}
+	// yaml.v3 columns count code points, as compiler.Lines does.
+	_, end := l.lines.Bounds(n.Line)
+	off := l.lines.OffsetAt(n.Line, n.Column)
 	stop := off + len(n.Value)
 	if n.Kind != yaml.ScalarNode || stop > end || n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
 		stop = min(end, off+max(1, len(n.Value)+2))
 	}
 	if stop <= off {
-		stop = min(len(l.lines.src), off+1)
+		stop = off + 1 // Range clamps it to the file
 	}
-	return compiler.Range{Filename: l.path, Start: l.lines.pos(off), End: l.lines.pos(stop)}
+	return l.lines.Range(off, stop)
 }
 
 func (l *configLoader) errorf(n *yaml.Node, format string, args ...any) {
@@ -202,11 +198,11 @@ func (l *configLoader) errorf(n *yaml.Node, format string, args ...any) {
 }
 
 func (l *configLoader) errorAtLine(line int, format string, args ...any) {
-	start, end := l.lines.lineRange(line)
+	start, end := l.lines.Bounds(line)
 	l.diags = append(l.diags, compiler.Diagnostic{
 		Severity: compiler.SeverityError, Rule: RuleInvalidConfig.ID,
 		Summary: fmt.Sprintf(format, args...),
-		Range:   compiler.Range{Filename: l.path, Start: l.lines.pos(start), End: l.lines.pos(max(end, start))},
+		Range:   l.lines.Range(start, end),
 	})
 }
 

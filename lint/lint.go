@@ -251,10 +251,7 @@ func Check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) comp
 	var unknownRules compiler.Diagnostics
 	var sups *suppressions
 	if bytes.Contains(sk.Source, []byte("skillc-disable")) {
-		if pass.lines == nil {
-			pass.lines = newLineIndex(sk.Source)
-		}
-		sups = parseSuppressions(sk, pass.lines, func(d compiler.Diagnostic) { unknownRules = append(unknownRules, d) })
+		sups = parseSuppressions(sk, pass.Lines(), func(d compiler.Diagnostic) { unknownRules = append(unknownRules, d) })
 	}
 	out := found[:0]
 	for _, d := range found {

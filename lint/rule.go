@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"fmt"
+
 	"github.com/skillc/skillc/compiler"
 )
 
@@ -36,7 +38,7 @@ type Pass struct {
 	Upstream compiler.Diagnostics
 
 	rule  *Rule
-	lines *lineIndex
+	lines *compiler.Lines
 	out   *compiler.Diagnostics
 }
 
@@ -52,15 +54,20 @@ func (p *Pass) Report(d compiler.Diagnostic) {
 
 // Reportf reports a finding at r with a formatted summary.
 func (p *Pass) Reportf(r compiler.Range, suggestion, format string, args ...any) {
-	p.Report(compiler.Diagnostic{Range: r, Summary: sprintf(format, args...), Suggestion: suggestion})
+	p.Report(compiler.Diagnostic{Range: r, Summary: fmt.Sprintf(format, args...), Suggestion: suggestion})
 }
 
 // RangeOf converts byte offsets of the skill's source into a Range.
 func (p *Pass) RangeOf(start, end int) compiler.Range {
+	return p.Lines().Range(start, end)
+}
+
+// Lines is the skill's line index, built on first use.
+func (p *Pass) Lines() *compiler.Lines {
 	if p.lines == nil {
-		p.lines = newLineIndex(p.Skill.Source)
+		p.lines = compiler.NewLines(p.Skill.Filename, p.Skill.Source)
 	}
-	return compiler.Range{Filename: p.Skill.Filename, Start: p.lines.pos(start), End: p.lines.pos(end)}
+	return p.lines
 }
 
 // forward returns the Run func of a rule whose findings come from the

@@ -160,8 +160,8 @@ func TestProseBranchIR(t *testing.T) {
 	i2 := strings.Index(src, "2. Check.")
 	i3 := strings.Index(src, "3. Done.")
 	ann := strings.Index(src, "   - on success: 2")
-	li := newLineIndex([]byte(src))
-	rng := func(a, b int) compiler.Range { return compiler.Range{Start: li.pos(a), End: li.pos(b)} }
+	li := compiler.NewLines("", []byte(src))
+	rng := li.Range
 	s := &compiler.Skill{Source: []byte(src), Steps: []*compiler.Step{
 		{ID: "1", Range: rng(0, i2), Success: compiler.Edge{Target: "2", Explicit: true}, Failure: compiler.Edge{Target: "fail"},
 			Annotations: []compiler.Annotation{{Kind: compiler.AnnotationSuccess, Range: rng(ann, i2)}}},
@@ -187,8 +187,8 @@ func TestProseBranchIR(t *testing.T) {
 
 func TestSuppressionsIR(t *testing.T) {
 	src := "<!-- skillc-disable-file goal-too-long -->\n# S\n\n1. One?\n   <!-- skillc-disable question-without-branch -->\n\n   <!-- skillc-disable nope, all -->\n2. Two?\n   - tools: x\n3. Three?\n```\n<!-- skillc-disable-file all -->\n```\n"
-	li := newLineIndex([]byte(src))
-	rng := func(a, b int) compiler.Range { return compiler.Range{Start: li.pos(a), End: li.pos(b)} }
+	li := compiler.NewLines("s.md", []byte(src))
+	rng := li.Range
 	i2, i3 := strings.Index(src, "2. Two"), strings.Index(src, "3. Three")
 	s := &compiler.Skill{Filename: "s.md", Source: []byte(src), Steps: []*compiler.Step{
 		{ID: "1", Range: rng(strings.Index(src, "1. One"), i2)},

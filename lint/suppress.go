@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/skillc/skillc/compiler"
@@ -56,7 +57,7 @@ func (s *suppressions) covers(d compiler.Diagnostic) bool {
 
 // parseSuppressions reads the suppression comments of a skill. It reports
 // unknown rule IDs through report.
-func parseSuppressions(sk *compiler.Skill, li *lineIndex, report func(compiler.Diagnostic)) *suppressions {
+func parseSuppressions(sk *compiler.Skill, li *compiler.Lines, report func(compiler.Diagnostic)) *suppressions {
 	src := sk.Source
 	if !bytes.Contains(src, []byte("skillc-disable")) {
 		return nil
@@ -65,7 +66,7 @@ func parseSuppressions(sk *compiler.Skill, li *lineIndex, report func(compiler.D
 	for _, st := range sk.Steps {
 		stepAt[st.Range.Start.Line] = st
 	}
-	next := nextContentLines(li)
+	next := nextContentLines(src, li)
 	out := &suppressions{byLine: map[int]*ruleSet{}}
 	// Stacked comments share a scope: merge them first, so each scope's
 	// lines are visited once.
@@ -88,7 +89,7 @@ func parseSuppressions(sk *compiler.Skill, li *lineIndex, report func(compiler.D
 						Severity: compiler.SeverityError,
 						Rule:     RuleUnknownRule.ID,
 						Summary:  "unknown rule " + quote(id) + " in a suppression comment",
-						Range:    compiler.Range{Filename: sk.Filename, Start: li.pos(off + f.off), End: li.pos(off + f.off + len(id))},
+						Range:    li.Range(off+f.off, off+f.off+len(id)),
 					}
 					if sug := Suggest(id); sug != "" {
 						d.Suggestion = sug
@@ -105,7 +106,7 @@ func parseSuppressions(sk *compiler.Skill, li *lineIndex, report func(compiler.D
 				out.file.add(set)
 				continue
 			}
-			from := next[li.pos(sp[0]).Line]
+			from := next[li.Pos(sp[0]).Line]
 			to := from
 			if st := stepAt[from]; st != nil {
 				to = max(from, lastLine(st.Range))
@@ -128,7 +129,7 @@ func parseSuppressions(sk *compiler.Skill, li *lineIndex, report func(compiler.D
 	return out
 }
 
-func quote(s string) string { return sprintf("%q", s) }
+func quote(s string) string { return strconv.Quote(s) }
 
 type field struct {
 	text string
@@ -154,12 +155,12 @@ func fieldsWithOffsets(s string) []field {
 // nextContentLines maps each line n to the first line after it that is
 // neither blank nor only a suppression comment, computed backwards in one
 // pass.
-func nextContentLines(li *lineIndex) []int {
-	n := li.lines()
+func nextContentLines(src []byte, li *compiler.Lines) []int {
+	n := li.Count()
 	skip := make([]bool, n+2)
 	for l := 1; l <= n; l++ {
-		a, b := li.lineRange(l)
-		t := bytes.TrimSpace(li.src[a:b])
+		a, b := li.Bounds(l)
+		t := bytes.TrimSpace(src[a:b])
 		skip[l] = len(t) == 0 || bytes.HasPrefix(t, []byte("<!--")) && bytes.Contains(t, []byte("skillc-disable")) && bytes.HasSuffix(t, []byte("-->"))
 	}
 	next := make([]int, n+2)
