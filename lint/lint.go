@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"sort"
@@ -124,63 +123,11 @@ func LintFiles(files []string, opts Options) *Result {
 
 // LintFile reads and lints one file.
 func LintFile(path string, opts Options) *File {
-	src, err := readLimited(path, opts.MaxSize)
+	sk, diags, err := compiler.CompileFile(path, compiler.Options{MaxSize: opts.MaxSize})
 	if err != nil {
 		return &File{Path: path, Unreadable: true, Diags: compiler.Diagnostics{unreadable(path, err)}}
 	}
-	return &File{Path: path, Source: src, Diags: LintSource(path, src, opts)}
-}
-
-// readLimited reads at most one byte over the size limit: enough for the
-// compiler to say the file is too large, without slurping a huge file.
-func readLimited(path string, maxSize int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err == nil && st.IsDir() {
-		return nil, errors.New("is a directory")
-	}
-	limit := maxSize
-	if limit == 0 {
-		limit = compiler.DefaultMaxSize
-	}
-	var r io.Reader = f
-	if limit >= 0 {
-		r = io.LimitReader(f, limit+1)
-	}
-	// Sized from Stat, as os.ReadFile does, the buffer is allocated once
-	// instead of grown from 512 bytes; the size is only a hint (the file
-	// may change, or be a pipe), so reading still goes on to EOF.
-	size := 512
-	if err == nil && st.Mode().IsRegular() {
-		n := st.Size()
-		if limit >= 0 {
-			n = min(n, limit+1)
-		}
-		size = int(min(n, 64<<20)) + 1 // +1 to see EOF without growing
-	}
-	return readAll(r, size)
-}
-
-// readAll is io.ReadAll with a first buffer of size bytes.
-func readAll(r io.Reader, size int) ([]byte, error) {
-	b := make([]byte, 0, max(size, 512))
-	for {
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			return b, err
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-	}
+	return &File{Path: path, Source: sk.Source, Diags: Check(sk, diags, opts)}
 }
 
 func unreadable(path string, err error) compiler.Diagnostic {
