@@ -32,6 +32,20 @@ func Check(s *compiler.Skill) compiler.Diagnostics {
 	return g.Check()
 }
 
+// Errors returns what makes a compiled skill no valid plan template: the
+// compiler's errors (compiled, as Compile returned them) and the errors of
+// Check, whatever a lint config later makes of them. `skillc compile`,
+// `skillc plan make` and the server's make_plan all refuse on these.
+func Errors(s *compiler.Skill, compiled compiler.Diagnostics) compiler.Diagnostics {
+	var out compiler.Diagnostics
+	for _, d := range append(compiled[:len(compiled):len(compiled)], Check(s)...) {
+		if d.Severity == compiler.SeverityError {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // Check reports the graph's problems, sorted by position. See the package
 // function Check.
 func (g *Graph) Check() compiler.Diagnostics {

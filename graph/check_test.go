@@ -155,3 +155,33 @@ func TestLookupMixedIDs(t *testing.T) {
 		t.Errorf("cycles %v", c)
 	}
 }
+
+func TestErrors(t *testing.T) {
+	compile := func(src string) (*compiler.Skill, compiler.Diagnostics) {
+		return compiler.Compile("e.md", []byte(src), compiler.Options{})
+	}
+	tests := []struct {
+		name, src string
+		want      []string // rule IDs, in order
+	}{
+		{"clean", "# T\n\n1. A.\n2. B.\n", nil},
+		{"warnings are not errors", "# T\n\n1. A.\n   - yes: end\n   - no: 2\n2. B.\n   - yes: fail\n", nil},
+		{"loop", "# T\n\n1. A.\n   - yes: 2\n2. B.\n   - yes: 1\n", []string{"cycle", "entry-cannot-end"}},
+		{"compiler and graph together", "# T\n\n1. A.\n   - yes: end\n   - no: 9\n2. B.\n", []string{"unknown-target", "unreachable-step"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, diags := compile(tt.src)
+			var got []string
+			for _, d := range Errors(s, diags) {
+				got = append(got, d.Rule)
+			}
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+				t.Errorf("Errors = %v, want %v", got, tt.want)
+			}
+			if tt.name == "warnings are not errors" && len(Check(s)) == 0 {
+				t.Error("the input no longer has a graph warning to leave out")
+			}
+		})
+	}
+}

@@ -123,22 +123,15 @@ func compileSkill(file string, src []byte, folder string) (out *Skill) {
 		}
 	}()
 	sk, diags := compiler.Compile(file, src, compiler.Options{})
-	if !diags.HasErrors() {
-		// A skill whose graph loops or strands steps would seed a plan
-		// that cannot be followed: refuse it as `skillc compile` does.
-		diags = append(diags, graph.Check(sk)...)
-	}
+	// A skill whose graph loops or strands steps would seed a plan that
+	// cannot be followed: refuse it as `skillc compile` does.
+	out.Errors = graph.Errors(sk, diags)
 	if sk != nil {
 		if sk.Name != "" {
 			out.Name = sk.Name
 		}
 		out.Title = sk.Title
 		out.Description = sk.Description
-	}
-	for _, d := range diags {
-		if d.Severity == compiler.SeverityError {
-			out.Errors = append(out.Errors, d)
-		}
 	}
 	if sk != nil && len(out.Errors) == 0 {
 		if len(sk.Steps) == 0 {

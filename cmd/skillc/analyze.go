@@ -45,12 +45,7 @@ func loadSkill(io *IOStreams, file, configPath string, maxSize int64) (*checkedS
 		}
 		return nil, usageError("cannot read %s: %v", path, err)
 	}
-	var invalid compiler.Diagnostics
-	for _, d := range append(diags[:len(diags):len(diags)], graph.Check(s)...) {
-		if d.Severity == compiler.SeverityError {
-			invalid = append(invalid, d)
-		}
-	}
+	invalid := graph.Errors(s, diags)
 	diags = lint.Check(s, diags, lint.Options{Config: cfg, MaxSize: maxSize})
 	sources := func(name string) []byte {
 		if name == s.Filename {

@@ -406,17 +406,9 @@ func planSkillTemplate(opts *PlanMakeOptions) (*compiler.Template, error) {
 		}
 		s, diags = compiler.Compile(file, data, compiler.Options{})
 	}
-	if !diags.HasErrors() {
-		diags = append(diags, graph.Check(s)...)
-	}
-	if !diags.HasErrors() {
+	errs := graph.Errors(s, diags)
+	if len(errs) == 0 {
 		return s.Template(), nil
-	}
-	var errs compiler.Diagnostics
-	for _, d := range diags {
-		if d.Severity == compiler.SeverityError {
-			errs = append(errs, d)
-		}
 	}
 	src := func(string) []byte { return s.Source }
 	_ = lint.WriteText(opts.IO.ErrOut, errs, src, lint.TextOptions{Color: opts.IO.ColorErr})
