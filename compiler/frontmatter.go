@@ -65,15 +65,12 @@ func (c *compilation) parseFrontmatter() int {
 	fm := &Frontmatter{Range: c.idx.rng(0, closeEnd)}
 	c.skill.Frontmatter = fm
 
-	root := simpleYAML(src[yamlStart:closeStart])
-	if root == nil {
-		var doc yaml.Node
-		if err := yaml.Unmarshal(src[yamlStart:closeStart], &doc); err != nil {
-			c.reportYAMLError(err)
-			return bodyStart
-		}
-		root = &doc
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src[yamlStart:closeStart], &doc); err != nil {
+		c.reportYAMLError(err)
+		return bodyStart
 	}
+	root := &doc
 	if root.Kind == 0 {
 		root = nil // an empty block: no fields at all
 	} else if root.Kind == yaml.DocumentNode {
