@@ -119,6 +119,7 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 	}
 	c.identify(doc)
 	if doc != nil {
+		c.collectLinks(doc)
 		c.findSteps(doc)
 	}
 	if doc != nil && len(c.skill.Steps) == 0 {

@@ -342,7 +342,10 @@ func (c *compilation) readFields(fm *Frontmatter, m *yaml.Node) {
 				if k.Value == "title" && v.Kind == yaml.ScalarNode {
 					fm.Title = Field{Set: true, Value: v.Value, KeyRange: keyRange, Range: c.nodeRange(m.Content[i+1])}
 				}
-				document = document || documentKeys[k.Value]
+				if documentKeys[k.Value] && (!document || k.Value == "title") {
+					fm.DocumentKey = Ref{Name: k.Value, Range: keyRange}
+					document = true
+				}
 				fm.Unknown = append(fm.Unknown, Ref{Name: k.Value, Range: keyRange})
 			}
 		}

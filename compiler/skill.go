@@ -51,6 +51,9 @@ type Skill struct {
 	// Description is the frontmatter description, else empty.
 	Description string
 
+	// Links are the body's links and images, in written order.
+	Links []Link
+
 	Form  Form
 	Entry string // the first step's ID, or "" when there are no steps
 	Steps []*Step
@@ -111,6 +114,9 @@ type Frontmatter struct {
 	Document bool
 	// Title is the document's title field.
 	Title Field
+	// DocumentKey is the key that marks a document: title, else the first
+	// docs-site page key written.
+	DocumentKey Ref
 	// Strict is true when the frontmatter was read by FORMAT v1's rules
 	// only (Options.Strict).
 	Strict bool
