@@ -24,7 +24,9 @@ A link to a file that is not there sends the agent looking for nothing. Links
 and images are read as markdown reads them, so a link inside a code span or a
 code block is not one; URLs (https:, mailto:, any scheme), anchors (#part),
 absolute paths (/docs) and templated destinations ({{ }}, {% %}, ${ }) are not
-checked, and neither is a "#part" after the file. Documents (see
+checked, and neither is a "#part" after the file. A missing file is reported
+once, at its first link; links into a missing folder (references/ that was
+not copied along) are reported once, as that folder. Documents (see
 document-frontmatter) link to their site's pages and are not checked, nor is a
 skill that is not read from a file.
 
@@ -49,25 +51,70 @@ func runBrokenLink(p *Pass) {
 		return // no folder to resolve links against
 	}
 	dir := filepath.Dir(s.Filename)
+	// One finding per missing file, or per missing folder when the links
+	// go into a folder that is not there (references/ not copied along):
+	// at its first link, with the count of the others.
+	type missing struct {
+		first compiler.Link
+		path  string
+		isDir bool
+		links int
+	}
+	var order []string
+	byKey := map[string]*missing{}
 	for _, l := range s.Links {
 		rel, ok := localPath(l.Destination)
 		if !ok {
 			continue
 		}
-		target := filepath.Join(dir, filepath.FromSlash(rel))
-		if _, err := os.Stat(target); err == nil || !os.IsNotExist(err) {
+		path, isDir, found := firstMissing(dir, rel)
+		if !found {
 			continue
 		}
+		if m := byKey[path]; m != nil {
+			m.links++
+			continue
+		}
+		byKey[path] = &missing{first: l, path: path, isDir: isDir, links: 1}
+		order = append(order, path)
+	}
+	for _, key := range order {
+		m := byKey[key]
 		what := "link"
-		if l.Image {
+		if m.first.Image {
 			what = "image"
 		}
-		p.Report(compiler.Diagnostic{
-			Range:   l.Range,
-			Summary: fmt.Sprintf("%s to %q: there is no %s", what, l.Destination, filepath.ToSlash(target)),
+		d := compiler.Diagnostic{
+			Range:   m.first.Range,
+			Summary: fmt.Sprintf("%s to %q: there is no %s", what, m.first.Destination, filepath.ToSlash(m.path)),
 			Detail:  "relative links are resolved from the skill file's folder; fix the path or add the file",
-		})
+		}
+		if m.isDir {
+			d.Summary = fmt.Sprintf("%s to %q: there is no folder %s", what, m.first.Destination, filepath.ToSlash(m.path))
+		}
+		if m.links > 1 {
+			d.Detail = fmt.Sprintf("%d links go there; the others are not reported. ", m.links) + d.Detail
+		}
+		p.Report(d)
 	}
+}
+
+// firstMissing walks rel from dir and returns the first path that does
+// not exist, and whether it is a folder on the way rather than the file
+// itself; found is false when everything exists (or cannot be told).
+func firstMissing(dir, rel string) (path string, isDir, found bool) {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel))), "/")
+	path = dir
+	for i, part := range parts {
+		path = filepath.Join(path, part)
+		if part == ".." || part == "." {
+			continue
+		}
+		if _, err := os.Stat(path); err != nil {
+			return path, i < len(parts)-1, os.IsNotExist(err)
+		}
+	}
+	return "", false, false
 }
 
 // localPath returns the file a relative destination names, without its
