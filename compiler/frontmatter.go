@@ -64,7 +64,7 @@ func (c *compilation) parseFrontmatter() int {
 	if bodyStart < len(src) && src[bodyStart] == '\n' {
 		bodyStart++
 	}
-	fm := &Frontmatter{Range: c.idx.rng(0, closeEnd)}
+	fm := &Frontmatter{Range: c.idx.rng(0, closeEnd), Strict: c.strict}
 	c.skill.Frontmatter = fm
 
 	var doc yaml.Node
@@ -296,7 +296,6 @@ func isHostKey(k string) bool {
 
 // readFields fills fm from the top-level mapping.
 func (c *compilation) readFields(fm *Frontmatter, m *yaml.Node) {
-	fm.Strict = c.strict
 	document := false
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
