@@ -29,6 +29,9 @@ type Options struct {
 	// MaxSize is the largest source accepted, in bytes; 0 means
 	// DefaultMaxSize, a negative value means no limit.
 	MaxSize int64
+	// Strict reads FORMAT v1 only: no version 2 inference (config
+	// infer: false, --strict).
+	Strict bool
 }
 
 func (o Options) maxSize() int64 {
@@ -69,13 +72,15 @@ type compilation struct {
 	// badField marks frontmatter fields already reported for their type,
 	// so they are not reported again as missing.
 	badField map[string]bool
+	// strict is Options.Strict: FORMAT v1's reading only.
+	strict bool
 }
 
 // Compile reads one workflow skill. filename is used for positions and, for
 // a SKILL.md, to check the name against its folder. It always returns a
 // Skill (possibly with no steps) and the diagnostics found; it never panics.
 func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
-	c := &compilation{filename: filename, badField: map[string]bool{}}
+	c := &compilation{filename: filename, badField: map[string]bool{}, strict: opts.Strict}
 	c.skill = &Skill{Filename: filename, Source: src}
 	base := 0
 	if bytes.HasPrefix(src, utf8BOM) {
@@ -114,6 +119,7 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 	}
 	c.identify(doc)
 	if doc != nil {
+		c.collectLinks(doc)
 		c.findSteps(doc)
 	}
 	if doc != nil && len(c.skill.Steps) == 0 {
@@ -343,6 +349,9 @@ func (c *compilation) identify(doc ast.Node) {
 				break
 			}
 		}
+	}
+	if s.Title == "" && fm != nil && fm.Document {
+		s.Title = fm.Title.Value // a docs site shows its title field as the page's heading
 	}
 	if s.Title == "" {
 		s.Title = s.Name

@@ -6,8 +6,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
 	"gopkg.in/yaml.v3"
 )
 
@@ -62,18 +64,15 @@ func (c *compilation) parseFrontmatter() int {
 	if bodyStart < len(src) && src[bodyStart] == '\n' {
 		bodyStart++
 	}
-	fm := &Frontmatter{Range: c.idx.rng(0, closeEnd)}
+	fm := &Frontmatter{Range: c.idx.rng(0, closeEnd), Strict: c.strict}
 	c.skill.Frontmatter = fm
 
-	root := simpleYAML(src[yamlStart:closeStart])
-	if root == nil {
-		var doc yaml.Node
-		if err := yaml.Unmarshal(src[yamlStart:closeStart], &doc); err != nil {
-			c.reportYAMLError(err)
-			return bodyStart
-		}
-		root = &doc
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src[yamlStart:closeStart], &doc); err != nil {
+		c.reportYAMLError(err)
+		return bodyStart
 	}
+	root := &doc
 	if root.Kind == 0 {
 		root = nil // an empty block: no fields at all
 	} else if root.Kind == yaml.DocumentNode {
@@ -105,6 +104,13 @@ func (c *compilation) parseFrontmatter() int {
 			return bodyStart
 		}
 		c.readFields(fm, root)
+	}
+	if fm.Document {
+		// A docs site's page: its keys are the site's, and a skill's
+		// required fields are not expected. The lint rule
+		// document-frontmatter says that skill hosts cannot load it.
+		fm.Unknown, fm.HostKeys = nil, nil
+		return bodyStart
 	}
 	c.checkFields(fm)
 	return bodyStart
@@ -241,8 +247,56 @@ func (c *compilation) nodeRange(n *yaml.Node) Range {
 	return c.idx.rng(start, end)
 }
 
+// specKeys are the top-level keys of the Agent Skills specification.
+var specKeys = []string{"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+
+// hostKeys are the top-level keys that skill hosts define beyond the
+// specification (FORMAT 6.1), as their documentation lists them: Claude
+// Code's skill frontmatter reference, plus version, which Claude Code's
+// own plugin skills carry. GitHub Copilot and Cursor read skills with the
+// specification's keys only, so they add none.
+var hostKeys = []string{
+	"when_to_use", "argument-hint", "arguments", "disable-model-invocation",
+	"user-invocable", "model", "effort", "context", "agent", "hooks",
+	"paths", "shell", "version",
+}
+
+// documentKeys are page keys of static site generators (Jekyll, Hugo,
+// Docusaurus, MkDocs, just-the-docs, Gatsby) that no skill host defines.
+// A frontmatter without name that has one of them, title first of all,
+// belongs to a document: FORMAT 6.1 names title; the others are what the
+// runbooks of docs sites carry when their page has no title key.
+var documentKeys = map[string]bool{
+	"title": true, "layout": true, "permalink": true, "weight": true,
+	"sidebar": true, "sidebar_label": true, "sidebar_position": true,
+	"nav_order": true, "parent": true, "grand_parent": true,
+	"has_children": true, "cover": true, "redirect_from": true,
+	"aliases": true, "slug": true, "showTitle": true, "hide_title": true,
+	"linkTitle": true, "menu": true,
+}
+
+// FrontmatterKeys returns the top-level keys skillc knows: the Agent
+// Skills specification's, and under FORMAT version 2 (strict false) also
+// those that skill hosts define.
+func FrontmatterKeys(strict bool) []string {
+	if strict {
+		return append([]string(nil), specKeys...)
+	}
+	return append(append([]string(nil), specKeys...), hostKeys...)
+}
+
+func isHostKey(k string) bool {
+	for _, h := range hostKeys {
+		if h == k {
+			return true
+		}
+	}
+	return false
+}
+
 // readFields fills fm from the top-level mapping.
 func (c *compilation) readFields(fm *Frontmatter, m *yaml.Node) {
+	document := false
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := resolve(m.Content[i]), resolve(m.Content[i+1])
@@ -278,9 +332,24 @@ func (c *compilation) readFields(fm *Frontmatter, m *yaml.Node) {
 		case "allowed-tools":
 			c.readAllowedTools(fm, keyRange, m.Content[i+1], v)
 		default:
-			fm.Unknown = append(fm.Unknown, Ref{Name: k.Value, Range: keyRange})
+			switch {
+			case c.strict:
+				fm.Unknown = append(fm.Unknown, Ref{Name: k.Value, Range: keyRange})
+			case isHostKey(k.Value):
+				fm.HostKeys = append(fm.HostKeys, Ref{Name: k.Value, Range: keyRange})
+			default:
+				if k.Value == "title" && v.Kind == yaml.ScalarNode {
+					fm.Title = Field{Set: true, Value: v.Value, KeyRange: keyRange, Range: c.nodeRange(m.Content[i+1])}
+				}
+				if documentKeys[k.Value] && (!document || k.Value == "title") {
+					fm.DocumentKey = Ref{Name: k.Value, Range: keyRange}
+					document = true
+				}
+				fm.Unknown = append(fm.Unknown, Ref{Name: k.Value, Range: keyRange})
+			}
 		}
 	}
+	fm.Document = document && !fm.Name.Set
 }
 
 func (c *compilation) scalarField(key string, keyRange Range, written, v *yaml.Node) Field {
@@ -337,27 +406,21 @@ func (c *compilation) readMetadata(fm *Frontmatter, written, v *yaml.Node) {
 	}
 }
 
-// readAllowedTools reads the space-separated tool list; a YAML list of
-// names is taken too, since authors write one as often as the other.
+// readAllowedTools reads the skill's tool list. FORMAT v1 separates names
+// with spaces; a YAML list of names is taken too, since authors write one
+// as often as the other. Version 2 (FORMAT 6.1) also reads commas, as
+// Claude Code documents the field, and the hosts' permission patterns,
+// Bash(git:*), whose tool is the part before the parenthesis.
 func (c *compilation) readAllowedTools(fm *Frontmatter, keyRange Range, written, v *yaml.Node) {
 	fm.HasAllowedTools = true
 	fm.AllowedRange = c.nodeRange(written)
 	switch {
 	case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
 	case v.Kind == yaml.ScalarNode:
-		r := fm.AllowedRange
-		start := r.Start.Byte - c.idx.base
-		end := r.End.Byte - c.idx.base
-		raw := c.src[start:end]
-		pos := 0
-		for _, name := range strings.Fields(v.Value) {
-			ref := Ref{Name: name, Range: r}
-			if i := bytes.Index(raw[pos:], []byte(name)); i >= 0 && (v.Style == 0 || v.Style == yaml.DoubleQuotedStyle || v.Style == yaml.SingleQuotedStyle) {
-				ref.Range = c.idx.rng(start+pos+i, start+pos+i+len(name))
-				pos += i + len(name)
-			}
-			c.addRegistryTool(fm, ref)
+		if c.notText(v, written, "\"allowed-tools\" lists tool names") {
+			return
 		}
+		c.readToolEntries(fm, v, fm.AllowedRange, true)
 	case v.Kind == yaml.SequenceNode:
 		for _, item := range v.Content {
 			it := resolve(item)
@@ -367,7 +430,15 @@ func (c *compilation) readAllowedTools(fm *Frontmatter, keyRange Range, written,
 					Range:   c.nodeRange(item)})
 				continue
 			}
-			c.addRegistryTool(fm, Ref{Name: it.Value, Range: c.nodeRange(item)})
+			if c.notText(it, item, "\"allowed-tools\" lists tool names") {
+				continue
+			}
+			ir := c.nodeRange(item)
+			if c.strict {
+				c.addRegistryTool(fm, Ref{Name: it.Value, Range: ir})
+				continue
+			}
+			c.readToolEntries(fm, it, ir, false)
 		}
 	default:
 		c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-frontmatter",
@@ -376,16 +447,170 @@ func (c *compilation) readAllowedTools(fm *Frontmatter, keyRange Range, written,
 	}
 }
 
-func (c *compilation) addRegistryTool(fm *Frontmatter, ref Ref) {
-	if !c.checkToolName(ref) {
+// notText reports, under version 2, a plain scalar that YAML reads as a
+// number or a boolean where text is expected (allowed-tools: 123), as the
+// reference validator refuses it; quoting it makes it text. FORMAT v1
+// takes such a value as its text.
+func (c *compilation) notText(v, written *yaml.Node, what string) bool {
+	if c.strict || v.Style != 0 {
+		return false
+	}
+	var kind string
+	switch v.Tag {
+	case "!!int", "!!float":
+		kind = "a number"
+	case "!!bool":
+		kind = "a boolean"
+	default:
+		return false
+	}
+	c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-frontmatter",
+		Summary:    fmt.Sprintf("%s; %s is %s, not a name", what, v.Value, kind),
+		Detail:     "quote it if it is a tool's name",
+		Range:      c.nodeRange(written),
+		Suggestion: strconv.Quote(v.Value),
+	})
+	return true
+}
+
+// readToolEntries adds the tools of one allowed-tools scalar: split into
+// entries, or, for an item of a YAML list (split false), one entry
+// whatever it holds, so "Bash(git diff:*)" is a tool with a pattern and
+// "bad tool" no tool name. r is the scalar's range; each entry gets its
+// own range when its text can be found on the scalar's line (plain and
+// quoted scalars without escapes), else r.
+func (c *compilation) readToolEntries(fm *Frontmatter, v *yaml.Node, r Range, split bool) {
+	start := r.Start.Byte - c.idx.base
+	end := r.End.Byte - c.idx.base
+	raw := c.src[start:end]
+	locatable := v.Style == 0 || v.Style == yaml.DoubleQuotedStyle || v.Style == yaml.SingleQuotedStyle
+	pos := 0
+	locate := func(text string) (Range, int) {
+		if !locatable {
+			return r, -1
+		}
+		i := bytes.Index(raw[pos:], []byte(text))
+		if i < 0 {
+			return r, -1
+		}
+		at := start + pos + i
+		pos += i + len(text)
+		return c.idx.rng(at, at+len(text)), at
+	}
+	if c.strict {
+		for _, name := range strings.Fields(v.Value) {
+			rr, _ := locate(name)
+			c.addRegistryTool(fm, Ref{Name: name, Range: rr})
+		}
 		return
+	}
+	entries := []string{strings.TrimSpace(v.Value)}
+	if split {
+		entries = splitAllowedTools(v.Value)
+	}
+	for _, entry := range entries {
+		er, at := locate(entry)
+		c.addToolEntry(fm, entry, er, at)
+	}
+}
+
+// addToolEntry reads one entry, a tool optionally followed by a permission
+// pattern; er is its range, and at its byte offset in the source, or -1
+// when the tool cannot be placed inside er.
+func (c *compilation) addToolEntry(fm *Frontmatter, entry string, er Range, at int) {
+	tool, pattern, ok := splitPermission(entry)
+	if !ok {
+		c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-tool-name",
+			Summary: fmt.Sprintf("allowed-tools entry %q is not a tool name, or a tool with a permission pattern", entry),
+			Detail:  "write a tool name, optionally followed by a pattern in balanced parentheses, such as Bash(git:*)",
+			Range:   er,
+		})
+		return
+	}
+	tr := er
+	if at >= 0 && pattern != "" {
+		tr = c.idx.rng(at, at+len(tool))
+	}
+	if c.addRegistryTool(fm, Ref{Name: tool, Range: tr}) {
+		fm.AllowedEntries = append(fm.AllowedEntries, AllowedTool{Tool: tool, Pattern: pattern, Range: er})
+	}
+}
+
+// splitAllowedTools splits an allowed-tools value at spaces and commas
+// outside parentheses: a permission pattern may hold either, as in
+// Bash(git diff:*) or Bash(npm run test, lint).
+func splitAllowedTools(s string) []string {
+	var out []string
+	depth, from := 0, -1
+	for i, r := range s {
+		sep := depth == 0 && (r == ',' || unicode.IsSpace(r))
+		switch {
+		case sep:
+			if from >= 0 {
+				out = append(out, s[from:i])
+				from = -1
+			}
+			continue
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		}
+		if from < 0 {
+			from = i
+		}
+	}
+	if from >= 0 {
+		out = append(out, s[from:])
+	}
+	return out
+}
+
+// splitPermission splits "Bash(git:*)" into the tool "Bash" and the
+// pattern "git:*". ok is false for parentheses that do not close the
+// entry or do not balance, and for an entry that is only a pattern.
+func splitPermission(entry string) (tool, pattern string, ok bool) {
+	open := strings.IndexByte(entry, '(')
+	if open < 0 {
+		if strings.Contains(entry, ")") {
+			return "", "", false
+		}
+		return entry, "", true
+	}
+	if open == 0 || !strings.HasSuffix(entry, ")") {
+		return "", "", false
+	}
+	depth := 0
+	for i, r := range entry[open:] {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 && open+i != len(entry)-1 {
+				return "", "", false // Bash(a)(b): the pattern closes early
+			}
+		}
+	}
+	if depth != 0 {
+		return "", "", false
+	}
+	return entry[:open], entry[open+1 : len(entry)-1], true
+}
+
+// addRegistryTool adds a tool to the registry once, and reports whether
+// its name is valid.
+func (c *compilation) addRegistryTool(fm *Frontmatter, ref Ref) bool {
+	if !c.checkToolName(ref) {
+		return false
 	}
 	for _, t := range fm.AllowedTools {
 		if t.Name == ref.Name {
-			return
+			return true
 		}
 	}
 	fm.AllowedTools = append(fm.AllowedTools, ref)
+	return true
 }
 
 // checkFields applies the Agent Skills rules for name, description and
@@ -434,42 +659,92 @@ func (c *compilation) checkFields(fm *Frontmatter) {
 	}
 }
 
+// checkName applies the name rule. FORMAT v1: a-z, 0-9 and -. Version 2
+// follows the reference validator, skills-ref: after trimming and NFKC
+// normalisation, lowercase letters of any script, digits and -, so 技能 and
+// мой-навык are names, and an NFKC-equal folder name matches.
 func (c *compilation) checkName(f Field) {
 	name := f.Value
-	var problem string
+	folder := ""
+	if isSkillFile(c.filename) {
+		folder = folderName(c.filename)
+	}
+	if !c.strict {
+		name = norm.NFKC.String(strings.TrimSpace(name))
+		folder = norm.NFKC.String(folder)
+	}
+	var problem, suggestion string
+	n := utf8.RuneCountInString(name)
 	switch {
-	case utf8.RuneCountInString(name) > maxNameLen:
-		problem = fmt.Sprintf("is %d characters; the limit is %d", utf8.RuneCountInString(name), maxNameLen)
+	case n > maxNameLen:
+		problem = fmt.Sprintf("is %d characters; the limit is %d", n, maxNameLen)
 	case strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-"):
 		problem = "starts or ends with \"-\""
 	case strings.Contains(name, "--"):
 		problem = "contains \"--\""
 	default:
+		// ASCII is judged as v1 judges it in both versions, with v1's
+		// words: the rules agree there. Version 2 adds the other scripts.
 		for _, r := range name {
-			if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
-				problem = fmt.Sprintf("contains %q; use only a-z, 0-9 and -", r)
+			switch {
+			case r < utf8.RuneSelf || c.strict:
+				if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+					problem = fmt.Sprintf("contains %q; use only a-z, 0-9 and -", r)
+				}
+			case unicode.ToLower(r) != r:
+				problem = fmt.Sprintf("contains the uppercase %q; names are lowercase", r)
+				if lower := strings.ToLower(name); validName(lower) {
+					suggestion = lower
+				}
+			case !nameRune(r):
+				problem = fmt.Sprintf("contains %q; use only lowercase letters (of any script), digits and -", r)
+			}
+			if problem != "" {
 				break
 			}
 		}
 	}
 	if problem != "" {
+		if suggestion == "" {
+			suggestion = suggestName(name, "")
+		}
 		c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-name",
-			Summary:    fmt.Sprintf("name %q %s", name, problem),
+			Summary:    fmt.Sprintf("name %q %s", f.Value, problem),
 			Range:      f.Range,
-			Suggestion: suggestName(name, ""),
+			Suggestion: suggestion,
 		})
 		return
 	}
-	if isSkillFile(c.filename) {
-		if folder := folderName(c.filename); folder != "" && folder != name {
-			c.report(Diagnostic{Severity: SeverityError, Rule: "name-mismatch",
-				Summary:    fmt.Sprintf("name %q does not match its folder %q", name, folder),
-				Detail:     "a SKILL.md is found by its folder's name; rename the folder or change the name",
-				Range:      f.Range,
-				Suggestion: suggestName(folder, name),
-			})
+	if folder != "" && folder != name {
+		c.report(Diagnostic{Severity: SeverityError, Rule: "name-mismatch",
+			Summary:    fmt.Sprintf("name %q does not match its folder %q", f.Value, folderName(c.filename)),
+			Detail:     "a SKILL.md is found by its folder's name; rename the folder or change the name",
+			Range:      f.Range,
+			Suggestion: suggestName(folder, name),
+		})
+	}
+}
+
+// nameRune is skills-ref's character rule, Python's str.isalnum or "-":
+// a letter or a number of any script.
+func nameRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || r == '-'
+}
+
+// validName reports whether an NFKC-normalised name passes version 2's
+// rule.
+func validName(name string) bool {
+	n := utf8.RuneCountInString(name)
+	if n == 0 || n > maxNameLen || strings.ToLower(name) != name ||
+		strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") || strings.Contains(name, "--") {
+		return false
+	}
+	for _, r := range name {
+		if !nameRune(r) {
+			return false
 		}
 	}
+	return true
 }
 
 // suggestName turns s into a valid skill name, or returns "" when that

@@ -17,7 +17,11 @@ var checkGolden = golden.Check
 func FuzzCompile(f *testing.F) {
 	seeds, _ := filepath.Glob("../testdata/compile/*.md")
 	more, _ := filepath.Glob("../testdata/compile/*/SKILL.md")
-	for _, p := range append(seeds, more...) {
+	// The hosts' frontmatter forms of version 2: permission patterns,
+	// names of other scripts, documents.
+	hosts, _ := filepath.Glob("../testdata/frontmatter/*.md")
+	seeds = append(append(seeds, more...), hosts...)
+	for _, p := range seeds {
 		if src, err := os.ReadFile(p); err == nil {
 			f.Add(src)
 		}

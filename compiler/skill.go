@@ -51,6 +51,9 @@ type Skill struct {
 	// Description is the frontmatter description, else empty.
 	Description string
 
+	// Links are the body's links and images, in written order.
+	Links []Link
+
 	Form  Form
 	Entry string // the first step's ID, or "" when there are no steps
 	Steps []*Step
@@ -87,12 +90,45 @@ type Frontmatter struct {
 	Compatibility Field
 	Metadata      map[string]Field
 	MetadataRange Range
-	// AllowedTools is the skill's tool registry when HasAllowedTools.
+	// AllowedTools is the skill's tool registry when HasAllowedTools: each
+	// tool once, where it was first written. For an entry with a host's
+	// permission pattern, such as Bash(git:*), the tool is Bash.
 	AllowedTools    []Ref
 	HasAllowedTools bool
 	AllowedRange    Range
-	// Unknown lists top-level keys outside the Agent Skills set.
+	// AllowedEntries are the allowed-tools entries as written, in order,
+	// with their permission patterns: how each AllowedTools name was read.
+	AllowedEntries []AllowedTool
+	// Unknown lists top-level keys that neither the Agent Skills
+	// specification nor a skill host defines.
 	Unknown []Ref
+	// HostKeys lists top-level keys that a skill host defines outside the
+	// Agent Skills specification (Claude Code's argument-hint, ...): known,
+	// kept, not checked. Under Options.Strict they are Unknown instead.
+	HostKeys []Ref
+
+	// Document is true when the frontmatter belongs to a document, such as
+	// a runbook on a docs site (a title and no name), not to a skill: the
+	// file compiles as a bare write-up and none of its fields is checked.
+	// Never set under Options.Strict.
+	Document bool
+	// Title is the document's title field.
+	Title Field
+	// DocumentKey is the key that marks a document: title, else the first
+	// docs-site page key written.
+	DocumentKey Ref
+	// Strict is true when the frontmatter was read by FORMAT v1's rules
+	// only (Options.Strict).
+	Strict bool
+}
+
+// AllowedTool is one allowed-tools entry: a tool, and the permission
+// pattern a host may write after it in parentheses ("git:*" in
+// Bash(git:*)), empty when there is none.
+type AllowedTool struct {
+	Tool    string
+	Pattern string
+	Range   Range // the whole entry
 }
 
 // Field is a scalar frontmatter value and where it was written.

@@ -10,7 +10,11 @@ var RuleInvalidToolName = &Rule{
 	Source:   "compiler",
 	Summary:  "a tool name is not 1-64 characters of A-Za-z0-9_.-",
 	Doc: `Tool names are what MCP servers and function-calling APIs accept: 1-64
-characters of letters, digits, _, . and -.
+characters of letters, digits, _, . and -. In allowed-tools an entry may carry
+a host's permission pattern in balanced parentheses, Bash(git:*) or
+Read(./docs/**): the tool is the part before the parenthesis, and only it must
+be a valid name (not under --strict, where allowed-tools is names separated by
+spaces).
 
 Bad:
     - tools: search/thread

@@ -53,6 +53,9 @@ var (
 
 func runMissingWhenToUse(p *Pass) {
 	s := p.Skill
+	if s.Frontmatter != nil && s.Frontmatter.Document {
+		return // a docs site's page, not a skill: its description is the site's
+	}
 	if hasConditionWord(s.Description) || whenInDescription.MatchString(s.Description) {
 		return
 	}

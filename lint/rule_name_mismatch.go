@@ -11,7 +11,9 @@ var RuleNameMismatch = &Rule{
 	Summary:  "the name differs from the skill's folder",
 	Doc: `A SKILL.md lives in a folder named after the skill (skills/refund-check/SKILL.md);
 the frontmatter name must equal that folder's name, or loaders find it under
-one name and agents call it by another.
+one name and agents call it by another. Both are compared after NFKC
+normalisation (not under --strict), so a name typed with a combining accent
+matches a folder named with the precomposed letter.
 
 Bad: skills/refund/SKILL.md with
     name: refund-check

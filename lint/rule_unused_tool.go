@@ -7,8 +7,11 @@ import (
 )
 
 // RuleUnusedTool flags allowed-tools entries no step uses. It looks only at
-// skills with steps: an instruction-style skill grants tools to prose, and
-// which prose uses which tool is not ours to guess.
+// skills whose steps recommend tools: an instruction-style skill, or a
+// workflow whose steps name no tool at all (as no real skill written for a
+// host does), grants tools to prose, and which prose uses which tool is
+// not ours to guess. Once one step names its tools, the author keeps
+// per-step tool lists, and a granted tool no step names is worth a note.
 var RuleUnusedTool = &Rule{
 	ID:       "unused-tool",
 	Severity: compiler.SeverityInfo,
@@ -16,7 +19,11 @@ var RuleUnusedTool = &Rule{
 	Summary:  "a tool in allowed-tools is recommended by no step",
 	Doc: `allowed-tools grants tools to the skill. A tool no step recommends is either
 left over from an edit or missing from the step that needs it. Only skills
-with steps are checked.
+whose steps recommend tools (with tools: annotations) are checked: when no
+step names a tool, allowed-tools is a permission list for the host (Claude
+Code's "tools the skill may use without asking"), not a registry of the
+steps' tools, and the rule stays silent. A permission pattern counts as its
+tool: a step's "tools: Bash" uses "Bash(git:*)".
 
 Bad:
     allowed-tools: search_thread send_email
@@ -39,6 +46,9 @@ func runUnusedTool(p *Pass) {
 		for _, t := range st.Tools {
 			used[t.Name] = true
 		}
+	}
+	if len(used) == 0 {
+		return // no step names a tool: allowed-tools grants them to the prose
 	}
 	for _, ref := range s.Frontmatter.AllowedTools {
 		if !used[ref.Name] {

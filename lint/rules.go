@@ -41,6 +41,9 @@ var Rules = []*Rule{
 	RuleGoalTooLong,
 	RuleFrontmatterUnknownKey,
 	RuleMissingFrontmatter,
+	RuleDocumentFrontmatter,
+	RuleBodyTooLong,
+	RuleBrokenLink,
 	RuleMissingWhenToUse,
 	RuleProseBranch,
 	// driver
