@@ -321,8 +321,9 @@ func suggestID(id string) string {
 	return s
 }
 
-// finish checks IDs, reads annotations, resolves edges, fills defaults and
-// renders details, in that order: targets can name any step.
+// finish numbers the steps, reads annotations, resolves edges and renders
+// details, in that order: targets can name any step. Unwritten edges keep
+// an empty Target: graph.Template.Defaults fills them in the template.
 func (c *compilation) finish(builds []*stepBuild) {
 	s := c.skill
 	// The skill's own index of steps by ID is the resolver's too: one map
@@ -334,24 +335,11 @@ func (c *compilation) finish(builds []*stepBuild) {
 		if b.st.ID == "" {
 			b.st.ID = strconv.Itoa(len(s.Steps) + 1)
 		}
-		if prev, dup := ids[b.st.ID]; dup {
-			c.report(Diagnostic{Severity: SeverityError, Rule: "duplicate-id",
-				Summary: fmt.Sprintf("step ID %q is used twice", b.st.ID),
-				Detail:  fmt.Sprintf("the first step with this ID is on line %d; give each step its own {#id}", prev.Line()),
-				Range:   b.st.IDRange,
-			})
-		} else {
+		if _, dup := ids[b.st.ID]; !dup {
 			ids[b.st.ID] = b.st
 		}
 		if _, dup := numbers[b.number]; !dup && b.number >= 0 {
 			numbers[b.number] = b
-		}
-		if b.st.Goal == "" {
-			c.report(Diagnostic{Severity: SeverityError, Rule: "empty-goal",
-				Summary: fmt.Sprintf("step %q has no goal", b.st.ID),
-				Detail:  "the step's first line says what it achieves, such as \"List ACAT transfers.\"",
-				Range:   b.st.GoalRange,
-			})
 		}
 		s.Steps = append(s.Steps, b.st)
 	}
@@ -371,18 +359,9 @@ func (c *compilation) finish(builds []*stepBuild) {
 		c.readAnnotations(b)
 		slab = slab[:len(slab)+len(b.st.Annotations)]
 	}
-	for i, b := range builds {
+	for _, b := range builds {
 		c.resolveEdges(r, b)
 		c.checkUnknownKeys(r, b)
-		if !b.st.Success.Explicit {
-			b.st.Success.Target = End
-			if i+1 < len(builds) {
-				b.st.Success.Target = builds[i+1].st.ID
-			}
-		}
-		if !b.st.Failure.Explicit {
-			b.st.Failure.Target = Fail
-		}
 		b.st.Detail = c.detail(b)
 	}
 }

@@ -33,6 +33,7 @@ var Rules = []*Rule{
 	RuleUnreachableStep,
 	RuleNoPathToEnd,
 	RuleEntryCannotEnd,
+	RuleLimitExceeded,
 	// lint
 	RuleUnknownTool,
 	RuleTooManyTools,

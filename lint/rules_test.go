@@ -45,8 +45,10 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("rule %q: no %s", r.ID, file)
 		}
 	}
-	// The graph package names its rule IDs; they must be ours too.
-	for _, id := range []string{graph.RuleCycle, graph.RuleUnreachable, graph.RuleNoPathToEnd, graph.RuleEntryCannotEnd} {
+	// graph.Check's problem codes are rule IDs; each must be a graph rule.
+	for _, id := range []string{graph.CodeInvalidID, graph.CodeReservedID, graph.CodeDuplicateID, graph.CodeEmptyGoal,
+		graph.CodeUnknownTarget, graph.CodeInvalidToolName, graph.CodeLimit, graph.CodeCycle, graph.CodeUnreachable,
+		graph.CodeNoPathToEnd, graph.CodeEntryCannotEnd} {
 		if Lookup(id) == nil || Lookup(id).Source != "graph" {
 			t.Errorf("graph rule %q is not in the registry", id)
 		}

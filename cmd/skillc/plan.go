@@ -385,7 +385,7 @@ func planCloseRun(opts *PlanCloseOptions) error {
 // planSkillTemplate compiles the skill --skill names and returns its
 // template. A skill with errors (compiler or graph) is refused with its
 // diagnostics on stderr.
-func planSkillTemplate(opts *PlanMakeOptions) (*compiler.Template, error) {
+func planSkillTemplate(opts *PlanMakeOptions) (*graph.Template, error) {
 	var (
 		s     *compiler.Skill
 		diags compiler.Diagnostics
@@ -406,7 +406,7 @@ func planSkillTemplate(opts *PlanMakeOptions) (*compiler.Template, error) {
 		}
 		s, diags = compiler.Compile(file, data, compiler.Options{})
 	}
-	errs := graph.Errors(s, diags)
+	errs := lint.Errors(s, diags)
 	if len(errs) == 0 {
 		return s.Template(), nil
 	}
@@ -422,22 +422,10 @@ func planLooksLikeFile(arg string) bool {
 }
 
 // planStepsFile is the JSON --steps reads: an array of steps, or an object
-// with a title and steps; the extra fields of a compiled template are
-// accepted so `skillc compile` output can be fed back. Unknown fields are
+// with a title and steps: a template, graph's one shape, so `skillc
+// compile` output can be fed back. Unknown fields are
 // refused: a misspelt edge would otherwise silently take its default.
-type planStepsFile struct {
-	Format      int              `json:"format"`
-	Skill       string           `json:"skill"`
-	Title       string           `json:"title"`
-	Description string           `json:"description"`
-	Entry       string           `json:"entry"`
-	Steps       []planStepsEntry `json:"steps"`
-}
-
-type planStepsEntry struct {
-	plan.StepInput
-	Line int `json:"line"`
-}
+type planStepsFile = graph.Template
 
 // planReadSteps reads --steps (a file, or "-" for stdin).
 func planReadSteps(name string, stdin io.Reader) (plan.MakeInput, error) {
@@ -472,10 +460,7 @@ func planReadSteps(name string, stdin io.Reader) (plan.MakeInput, error) {
 	if err != nil {
 		return plan.MakeInput{}, usageError("%s:%v", name, planJSONError(data, err))
 	}
-	in := plan.MakeInput{Title: file.Title, Steps: make([]plan.StepInput, len(file.Steps))}
-	for i, s := range file.Steps {
-		in.Steps[i] = s.StepInput
-	}
+	in := plan.MakeInput{Title: file.Title, Steps: file.Steps}
 	if file.Entry != "" && len(file.Steps) > 0 && file.Entry != in.Steps[0].ID {
 		return plan.MakeInput{}, usageError("%s: entry %q is not the first step; a plan starts at its first step", name, file.Entry)
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/sqlite"
@@ -70,7 +71,7 @@ func TestMigrations(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "plans.db")
 	s := open(t, path)
 	ctx := context.Background()
-	p, _, err := plan.Make(nil, plan.MakeInput{Title: "kept", Steps: []plan.StepInput{{Goal: "a"}}}, "id", time.Now())
+	p, _, err := plan.Make(nil, plan.MakeInput{Title: "kept", Steps: []graph.Step{{Goal: "a"}}}, "id", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestTwoStoresOneFile(t *testing.T) {
 	ctx := context.Background()
 	key := store.Key{User: "u", Session: "shared"}
 	const n = 40
-	steps := make([]plan.StepInput, n)
+	steps := make([]graph.Step, n)
 	for i := range steps {
 		steps[i].Goal = "step"
 	}
@@ -241,7 +242,7 @@ func crashChild(path string) {
 	key := store.Key{User: "crash", Session: "s"}
 	w := bufio.NewWriter(os.Stdout)
 	for v := int64(0); ; v++ {
-		p, _, err := plan.Make(nil, plan.MakeInput{Title: fmt.Sprintf("write %d", v+1), Steps: []plan.StepInput{{Goal: strings.Repeat("x", 400)}}}, "id", time.Now())
+		p, _, err := plan.Make(nil, plan.MakeInput{Title: fmt.Sprintf("write %d", v+1), Steps: []graph.Step{{Goal: strings.Repeat("x", 400)}}}, "id", time.Now())
 		if err == nil {
 			err = s.Save(ctx, key, p, v)
 		}
@@ -264,7 +265,7 @@ func TestStaleCache(t *testing.T) {
 	ctx := context.Background()
 	key := store.Key{User: "u", Session: "s"}
 	pa, pb := &store.Planner{Store: a}, &store.Planner{Store: b}
-	in := plan.MakeInput{Title: "first", Steps: []plan.StepInput{{Goal: "a"}, {Goal: "b"}}}
+	in := plan.MakeInput{Title: "first", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}}}
 	if _, err := pa.Make(ctx, key, in); err != nil {
 		t.Fatal(err)
 	}

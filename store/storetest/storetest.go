@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
 )
@@ -81,10 +82,10 @@ func newEnv(t *testing.T, open Opener) *env {
 }
 
 // steps returns n steps, each going on to the next.
-func steps(n int) []plan.StepInput {
-	out := make([]plan.StepInput, n)
+func steps(n int) []graph.Step {
+	out := make([]graph.Step, n)
 	for i := range out {
-		out[i] = plan.StepInput{Goal: fmt.Sprintf("Do part %d.", i+1), RecommendedTools: []string{"tool_" + strconv.Itoa(i+1)}}
+		out[i] = graph.Step{Goal: fmt.Sprintf("Do part %d.", i+1), RecommendedTools: []string{"tool_" + strconv.Itoa(i+1)}}
 	}
 	return out
 }
@@ -138,7 +139,7 @@ func Run(t *testing.T, open Opener) {
 
 	t.Run("SaveLoadRoundTrip", func(t *testing.T) {
 		e := newEnv(t, open)
-		p := e.newPlan("Round trip · ünïcødé \"quotes\"", plan.MaxSteps)
+		p := e.newPlan("Round trip · ünïcødé \"quotes\"", graph.DefaultLimits().MaxSteps)
 		p.Steps[3].Detail = "line one\nline two\t<tab> & \u2028"
 		p.Skill = "some-skill"
 		if err := e.s.Save(e.ctx, alice, p, 0); err != nil {
@@ -415,7 +416,7 @@ func Run(t *testing.T, open Opener) {
 			t.Fatalf("close without a plan: %v", err)
 		}
 		// A refused make stores nothing.
-		bad := plan.MakeInput{Title: "loop", Steps: []plan.StepInput{{Goal: "a", NextOnSuccess: "9"}}}
+		bad := plan.MakeInput{Title: "loop", Steps: []graph.Step{{Goal: "a", NextOnSuccess: "9"}}}
 		if _, err := e.pl.Make(e.ctx, alice, bad); plan.ErrorCode(err) != plan.CodeUnknownStep {
 			t.Fatalf("make with an unknown target: %v", err)
 		}
