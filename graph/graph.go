@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
-
-	dgraph "github.com/dominikbraun/graph"
 )
 
 // Edge is one edge of the step graph, as the author wrote it or as the
@@ -32,10 +29,6 @@ type edge struct {
 // for concurrent use.
 type Graph struct {
 	tmpl *Template
-
-	libOnce sync.Once
-	lib     dgraph.Graph[string, string]
-	libErr  error
 
 	// nodes holds the step IDs in source order, then End, then Fail; every
 	// analysis works on these indexes.
@@ -270,52 +263,6 @@ func (g *Graph) buildArcs() {
 // out is the arcs out of v; in the arcs into it.
 func (g *Graph) out(v int32) []int32 { return g.succ[g.succAt[v]:g.succAt[v+1]] }
 func (g *Graph) in(v int32) []int32  { return g.pred[g.predAt[v]:g.predAt[v+1]] }
-
-// Library returns the step graph as a github.com/dominikbraun/graph
-// directed graph, for callers that want its algorithms (paths, traversals):
-// vertices are the step IDs and the terminals, one arc per (from, to) pair,
-// each arc's Data the []Edge it stands for. It is built on the first call.
-//
-// The analyses of this package do not run on it: at 100,000 steps the
-// library's map-of-maps store and AdjacencyMap cost more than compiling the
-// skill (see bench_test.go), and its StronglyConnectedComponents recurses
-// once per vertex. They walk the index lists above instead.
-func (g *Graph) Library() (dgraph.Graph[string, string], error) {
-	g.libOnce.Do(func() {
-		lib := dgraph.New(dgraph.StringHash, dgraph.Directed())
-		for _, id := range g.nodes {
-			if err := lib.AddVertex(id); err != nil {
-				g.libErr = fmt.Errorf("add vertex %q: %w", id, err)
-				return
-			}
-		}
-		edges := g.Edges()
-		for i := 0; i < len(edges); {
-			e := edges[i]
-			j := i + 1
-			for j < len(edges) && edges[j].From == e.From {
-				j++
-			}
-			for k := i; k < j; k++ {
-				to := edges[k].To
-				var data []Edge
-				for _, f := range edges[i:j] {
-					if f.To == to {
-						data = append(data, f)
-					}
-				}
-				err := lib.AddEdge(e.From, to, dgraph.EdgeData(data))
-				if err != nil && !errors.Is(err, dgraph.ErrEdgeAlreadyExists) {
-					g.libErr = fmt.Errorf("add edge %q -> %q: %w", e.From, to, err)
-					return
-				}
-			}
-			i = j
-		}
-		g.lib = lib
-	})
-	return g.lib, g.libErr
-}
 
 // Template is the template the graph was built from.
 func (g *Graph) Template() *Template { return g.tmpl }

@@ -22,6 +22,7 @@ import (
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/memory"
 	"github.com/skillc/skillc/store/sqlite"
+	"github.com/skillc/skillc/tools"
 )
 
 var _ = golden.Update
@@ -50,8 +51,8 @@ func newEnv(t *testing.T, st store.Store, skillDirs ...string) *env {
 	return &env{t: t, store: st, catalog: cat}
 }
 
-func (e *env) planner() *store.Planner {
-	return &store.Planner{
+func (e *env) planner() *tools.Planner {
+	return &tools.Planner{
 		Store: e.store,
 		Now:   func() time.Time { return fixedNow },
 		NewID: func() string {

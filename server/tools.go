@@ -13,7 +13,7 @@ import (
 
 	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/plan"
-	"github.com/skillc/skillc/store"
+	"github.com/skillc/skillc/tools"
 )
 
 // MakePlanArgs is make_plan's input.
@@ -230,7 +230,7 @@ func (s *Server) closePlan(ctx context.Context, req *mcp.CallToolRequest, in Clo
 // the plan as structured content. A refused operation (*plan.Error) is
 // returned as is, since its message already says what to do; anything else
 // (the store failing) is said to be the server's fault, not the model's.
-func (s *Server) result(r *store.Result, err error) (*mcp.CallToolResult, PlanOutput, error) {
+func (s *Server) result(r *tools.Result, err error) (*mcp.CallToolResult, PlanOutput, error) {
 	if err != nil {
 		var pe *plan.Error
 		if errors.As(err, &pe) || errors.Is(err, context.Canceled) {

@@ -14,6 +14,7 @@ import (
 	"github.com/skillc/skillc/server"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/memory"
+	"github.com/skillc/skillc/tools"
 )
 
 // limitSkill writes a skill of n steps, the first with the given goal and
@@ -116,7 +117,7 @@ func TestLimitsAgree(t *testing.T) {
 func makePlanFromSkill(t *testing.T, cat *server.Catalog, name string) (*mcp.CallToolResult, string) {
 	t.Helper()
 	s, err := server.New(server.Options{
-		Planner: &store.Planner{Store: memory.New(store.Options{})},
+		Planner: &tools.Planner{Store: memory.New(store.Options{})},
 		Catalog: cat, User: "u", Session: "s", Version: "test",
 	})
 	if err != nil {

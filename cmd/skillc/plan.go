@@ -21,6 +21,7 @@ import (
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/skills"
 	"github.com/skillc/skillc/store"
+	"github.com/skillc/skillc/tools"
 )
 
 // PlanOptions are the flags every `skillc plan` command shares: which store,
@@ -274,18 +275,18 @@ func (o *PlanOptions) resolve() error {
 func (o *PlanOptions) key() store.Key { return store.Key{User: o.User, Session: o.Session} }
 
 // planner opens the store; the caller closes it.
-func (o *PlanOptions) planner() (*store.Planner, func(), error) {
+func (o *PlanOptions) planner() (*tools.Planner, func(), error) {
 	s, err := openStore(o.Ctx, o.Store, store.Options{TTL: o.TTL, Now: o.Now})
 	if err != nil {
 		// The store given cannot be used: like input that cannot be read.
 		return nil, nil, &exitError{code: exitUsage, err: err}
 	}
-	return &store.Planner{Store: s, Now: o.Now}, func() { s.Close() }, nil
+	return &tools.Planner{Store: s, Now: o.Now}, func() { s.Close() }, nil
 }
 
 // print writes a tool's result: the checklist, or the plan as JSON with
 // any notice on stderr so stdout stays one JSON value.
-func (o *PlanOptions) print(r *store.Result) error {
+func (o *PlanOptions) print(r *tools.Result) error {
 	if o.JSON {
 		if r.Notice != "" {
 			fmt.Fprintln(o.IO.ErrOut, r.Notice)

@@ -18,6 +18,7 @@ import (
 	"github.com/skillc/skillc/store/postgres"
 	"github.com/skillc/skillc/store/postgres/pgtest"
 	"github.com/skillc/skillc/store/sqlite"
+	"github.com/skillc/skillc/tools"
 )
 
 // BenchmarkUpdates measures update_plan (Planner.Update: load, apply,
@@ -86,7 +87,7 @@ func BenchmarkUpdates(b *testing.B) {
 // uncheck), so every call is a real write of the whole plan.
 func benchUpdates(b *testing.B, s store.Store, sessions, writers int) {
 	ctx := context.Background()
-	pl := &store.Planner{Store: s}
+	pl := &tools.Planner{Store: s}
 	steps := make([]graph.Step, 10)
 	for i := range steps {
 		steps[i] = graph.Step{Goal: fmt.Sprintf("Do part %d of the work.", i+1), RecommendedTools: []string{"tool_" + strconv.Itoa(i+1)}}

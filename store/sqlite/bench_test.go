@@ -16,6 +16,7 @@ import (
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/sqlite"
+	"github.com/skillc/skillc/tools"
 )
 
 // benchSteps is a plan of typical size: eight steps with a tool each.
@@ -72,7 +73,7 @@ func BenchmarkUpdate(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			pl := &store.Planner{Store: s}
+			pl := &tools.Planner{Store: s}
 			for g := range sessions {
 				if _, err := pl.Make(ctx, store.Key{User: "u", Session: strconv.Itoa(g)}, plan.MakeInput{Title: "Bench", Steps: benchSteps()}); err != nil {
 					b.Fatal(err)

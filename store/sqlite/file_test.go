@@ -19,6 +19,7 @@ import (
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/sqlite"
+	"github.com/skillc/skillc/tools"
 )
 
 func open(t *testing.T, path string) *sqlite.Store {
@@ -135,14 +136,14 @@ func TestTwoStoresOneFile(t *testing.T) {
 	for i := range steps {
 		steps[i].Goal = "step"
 	}
-	pa := &store.Planner{Store: a}
+	pa := &tools.Planner{Store: a}
 	if _, err := pa.Make(ctx, key, plan.MakeInput{Title: "shared", Steps: steps}); err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
 	for i := range n {
-		pl := &store.Planner{Store: []store.Store{a, b}[i%2]}
+		pl := &tools.Planner{Store: []store.Store{a, b}[i%2]}
 		wg.Go(func() {
 			_, err := pl.Update(ctx, key, plan.Changes{Check: []string{strconv.Itoa(i + 1)}})
 			errs <- err
@@ -264,7 +265,7 @@ func TestStaleCache(t *testing.T) {
 	a, b := open(t, path), open(t, path)
 	ctx := context.Background()
 	key := store.Key{User: "u", Session: "s"}
-	pa, pb := &store.Planner{Store: a}, &store.Planner{Store: b}
+	pa, pb := &tools.Planner{Store: a}, &tools.Planner{Store: b}
 	in := plan.MakeInput{Title: "first", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}}}
 	if _, err := pa.Make(ctx, key, in); err != nil {
 		t.Fatal(err)

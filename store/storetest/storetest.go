@@ -23,6 +23,7 @@ import (
 	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
+	"github.com/skillc/skillc/tools"
 )
 
 // Opener returns a new, empty store that reads time from clock and keeps
@@ -61,7 +62,7 @@ type env struct {
 	ctx   context.Context
 	clock *Clock
 	s     store.Store
-	pl    *store.Planner
+	pl    *tools.Planner
 }
 
 func newEnv(t *testing.T, open Opener) *env {
@@ -75,7 +76,7 @@ func newEnv(t *testing.T, open Opener) *env {
 	})
 	n := 0
 	var mu sync.Mutex
-	return &env{t: t, ctx: context.Background(), clock: c, s: s, pl: &store.Planner{
+	return &env{t: t, ctx: context.Background(), clock: c, s: s, pl: &tools.Planner{
 		Store: s, Now: c.Now,
 		NewID: func() string { mu.Lock(); defer mu.Unlock(); n++; return "plan-" + strconv.Itoa(n) },
 	}}
