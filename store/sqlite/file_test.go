@@ -256,11 +256,11 @@ func crashChild(path string) {
 	}
 }
 
-// TestStaleCache: each store remembers the last plan it saw, and another
-// process's writes must still win. Store a makes and caches a plan; b
-// closes it; a's update must see the close. Then b makes a new plan while
-// a still remembers the closed one; a's update must land on the new plan.
-func TestStaleCache(t *testing.T) {
+// TestOtherProcessWins: two stores on one file are two processes, and each
+// one's writes must be seen by the other. Store a makes a plan; b closes
+// it; a's update must see the close. Then b makes a new plan after a saw
+// the closed one; a's update must land on the new plan.
+func TestOtherProcessWins(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "plans.db")
 	a, b := open(t, path), open(t, path)
 	ctx := context.Background()
@@ -274,7 +274,7 @@ func TestStaleCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := pa.Update(ctx, key, plan.Changes{Check: []string{"1"}}); plan.ErrorCode(err) != plan.CodeClosed {
-		t.Fatalf("update through a stale cache of an active plan: %v, want plan_closed", err)
+		t.Fatalf("update after another process closed the plan: %v, want plan_closed", err)
 	}
 	in.Title = "second"
 	if _, err := pb.Make(ctx, key, in); err != nil {
@@ -282,7 +282,7 @@ func TestStaleCache(t *testing.T) {
 	}
 	r, err := pa.Update(ctx, key, plan.Changes{Check: []string{"1"}})
 	if err != nil || r.Plan.Title != "second" || r.Plan.Version != 4 {
-		t.Fatalf("update through a stale cache of a closed plan: %+v, %v", r, err)
+		t.Fatalf("update after another process made a new plan: %+v, %v", r, err)
 	}
 	if got, err := b.Load(ctx, key); err != nil || got.Step("1").Status != plan.StepDone || got.Version != 4 {
 		t.Fatalf("b reads %+v, %v", got, err)
