@@ -73,6 +73,25 @@ func BenchmarkGraph(b *testing.B) {
 	}
 }
 
+// BenchmarkCheck runs graph.Check, what lint and make_plan run, on the
+// same templates: IDs, goals, tools, targets and the graph's problems. It
+// must stay linear too (compare 10k with 100k).
+func BenchmarkCheck(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		t := compileGenerated(b, n)
+		limits := graph.Limits{MaxSteps: n}
+		b.Run(fmt.Sprintf("steps=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			for b.Loop() {
+				if ps := graph.Check(t, limits); len(ps) != 0 {
+					b.Fatalf("generated template has problems: %v", ps[0])
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkCompile compiles the same 100k-step skill, the yardstick the
 // graph's cost is held against.
 func BenchmarkCompile(b *testing.B) {

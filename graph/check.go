@@ -103,8 +103,9 @@ const (
 )
 
 // Check reports everything wrong with t, in a stable order: the title and
-// step limits, then per step its ID, goal, tools and edges, then the
-// graph's loops, unreachable steps and steps that cannot end. Empty edges
+// step limits, then per step its ID, goal and tools, then repeated IDs, the
+// entry and the edges' targets, then the graph's loops, unreachable steps
+// and steps that cannot end. Empty edges
 // and the entry take the format's defaults. When the steps cannot be told
 // apart (an empty, invalid, duplicate or reserved ID) the graph analyses
 // are left out: they would be about a graph the author did not write.
@@ -125,25 +126,12 @@ func Check(t *Template, limits Limits) []Problem {
 			Message: fmt.Sprintf("the plan has %d steps; at most %d are allowed: split the work or keep the steps coarser", n, l.MaxSteps)})
 	}
 
-	ids := make(map[string]int, len(t.Steps))
 	idsOK := true
 	for i := range t.Steps {
 		st := &t.Steps[i]
 		if p, ok := checkID(st.ID, i); !ok {
 			add(p)
 			idsOK = false
-		} else if j, dup := ids[st.ID]; dup {
-			// A compiled step knows its line, and its author writes {#id}.
-			detail := fmt.Sprintf("the first step with this ID is step %d of the list; give each step its own ID", j+1)
-			if line := t.Steps[j].Line; line > 0 {
-				detail = fmt.Sprintf("the first step with this ID is on line %d; give each step its own {#id}", line)
-			}
-			add(Problem{Code: CodeDuplicateID, Step: st.ID, Index: i,
-				Message: fmt.Sprintf("step ID %q is used twice", st.ID),
-				Detail:  detail})
-			idsOK = false
-		} else {
-			ids[st.ID] = i
 		}
 		if strings.TrimSpace(st.Goal) == "" {
 			add(Problem{Code: CodeEmptyGoal, Step: st.ID, Index: i,
@@ -165,25 +153,46 @@ func Check(t *Template, limits Limits) []Problem {
 				Message: fmt.Sprintf("step %q recommends %d tools; at most %d are allowed: keep the few the step needs", st.ID, n, l.MaxTools)})
 		}
 	}
-	if !idsOK {
+	if len(t.Steps) == 0 {
 		return ps
 	}
 
+	// The graph's own index of the IDs finds duplicates and resolves
+	// targets without a map of every ID (see indexSteps); only when it
+	// cannot be built does a map say which IDs repeat.
+	var g *Graph
+	if idsOK {
+		var err error
+		g, err = build(t)
+		idsOK = err == nil
+	}
+	if !idsOK {
+		return append(ps, duplicates(t)...)
+	}
+	if g.entryMissing {
+		add(Problem{Code: CodeUnknownTarget, Index: -1,
+			Message: fmt.Sprintf("the entry %q names no step", t.Entry),
+			Detail:  "valid IDs: " + idList(t)})
+	}
+
+	suggestions := 0
 	for i := range t.Steps {
 		st := &t.Steps[i]
 		for _, k := range []EdgeKind{Success, Failure} {
 			to := st.Next(k)
-			if to == "" || to == End || to == Fail {
+			if to == "" {
 				continue
 			}
-			if _, ok := ids[to]; ok {
+			if _, ok := g.lookup(to); ok {
 				continue
 			}
 			p := Problem{Code: CodeUnknownTarget, Step: st.ID, Index: i, Edge: k, OnEdge: true,
 				Message: fmt.Sprintf("step %q: %s %q names no step", st.ID, k.Field(), to),
 				Detail:  "valid targets: " + idList(t) + ", end, fail"}
-			// Numbers are not typos: "9" is not a near miss of "1".
-			if _, numeric := strconv.Atoi(to); numeric != nil {
+			// Numbers are not typos: "9" is not a near miss of "1". A few
+			// suggestions are enough, and each reads every ID.
+			if _, numeric := strconv.Atoi(to); numeric != nil && suggestions < 64 {
+				suggestions++
 				if s := diag.Nearest(to, stepIDs(t)); s != "" {
 					p.Suggestion = s
 					p.Detail = fmt.Sprintf("did you mean %q? ", s) + p.Detail
@@ -192,21 +201,35 @@ func Check(t *Template, limits Limits) []Problem {
 			add(p)
 		}
 	}
-	if entry := t.EntryID(); entry != "" {
-		if _, ok := ids[entry]; !ok {
-			add(Problem{Code: CodeUnknownTarget, Index: -1,
-				Message: fmt.Sprintf("the entry %q names no step", entry),
-				Detail:  "valid IDs: " + idList(t)})
-		}
-	}
-	if len(t.Steps) == 0 {
+	if g.entryMissing {
+		// Reachability from an entry that is not there would be noise.
 		return ps
 	}
-	g, err := New(t)
-	if err != nil {
-		return ps // an unknown entry, reported above
-	}
 	return append(ps, g.Problems()...)
+}
+
+// duplicates reports each step whose ID an earlier step has. It builds a
+// map of every ID, so Check calls it only when the graph cannot be built.
+func duplicates(t *Template) []Problem {
+	var ps []Problem
+	first := make(map[string]int, len(t.Steps))
+	for i := range t.Steps {
+		id := t.Steps[i].ID
+		j, dup := first[id]
+		if !dup {
+			first[id] = i
+			continue
+		}
+		// A compiled step knows its line, and its author writes {#id}.
+		detail := fmt.Sprintf("the first step with this ID is step %d of the list; give each step its own ID", j+1)
+		if line := t.Steps[j].Line; line > 0 {
+			detail = fmt.Sprintf("the first step with this ID is on line %d; give each step its own {#id}", line)
+		}
+		ps = append(ps, Problem{Code: CodeDuplicateID, Step: id, Index: i,
+			Message: fmt.Sprintf("step ID %q is used twice", id),
+			Detail:  detail})
+	}
+	return ps
 }
 
 // checkID applies the ID rule of FORMAT.md §3: 1-64 characters of

@@ -219,8 +219,8 @@ func TestCheckTemplate(t *testing.T) {
 			t.Entry = "start"
 			return t
 		}(), want: []string{
-			`unknown-target ask: step "ask": next_on_success "nowhere" names no step`,
 			`unknown-target : the entry "start" names no step`,
+			`unknown-target ask: step "ask": next_on_success "nowhere" names no step`,
 		}},
 	}
 	for _, tt := range tests {

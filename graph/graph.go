@@ -38,6 +38,9 @@ type Graph struct {
 	first int
 	index map[string]int
 	entry int // -1 when the skill has no steps
+	// entryMissing is true when the template's entry names no step (see
+	// build); New refuses such a graph.
+	entryMissing bool
 
 	// edges are in source order: each step's success edge, then its
 	// failure edge, as node indexes; Edges() spells them out on demand.
@@ -68,6 +71,16 @@ type Graph struct {
 // be told apart: an empty, duplicate or reserved ID, or an entry that is
 // not a step.
 func New(t *Template) (*Graph, error) {
+	g, err := build(t)
+	if err == nil && g.entryMissing {
+		return nil, fmt.Errorf("entry %q is not a step of the skill", t.Entry)
+	}
+	return g, err
+}
+
+// build is New without refusing an unknown entry: Check still resolves the
+// targets on such a graph, whose analyses then start at the first step.
+func build(t *Template) (*Graph, error) {
 	if t == nil {
 		return nil, errors.New("no template to build a graph from")
 	}
@@ -97,7 +110,7 @@ func New(t *Template) (*Graph, error) {
 	if n > 0 {
 		i, ok := g.lookup(t.EntryID())
 		if !ok || i >= n {
-			return nil, fmt.Errorf("entry %q is not a step of the skill", t.Entry)
+			i, g.entryMissing = 0, true
 		}
 		g.entry = i
 	}
