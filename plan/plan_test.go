@@ -207,6 +207,27 @@ func TestMakeNormalises(t *testing.T) {
 	}
 }
 
+// TestMakeKeepsProvenance: where a version 2 compiler read a goal or an
+// edge from travels with the step into the plan and its JSON, and a v1
+// step writes none of it.
+func TestMakeKeepsProvenance(t *testing.T) {
+	tm := acat()
+	tm.Steps[1].GoalFrom = "bold lead phrase"
+	tm.Steps[1].SuccessFrom = "next step"
+	tm.Steps[1].FailureFrom = `prose "if that fails, go to step 4"`
+	p, _, err := plan.Make(nil, plan.MakeInput{Template: tm}, "id", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := p.Steps[1]; s.GoalFrom != tm.Steps[1].GoalFrom || s.SuccessFrom != tm.Steps[1].SuccessFrom || s.FailureFrom != tm.Steps[1].FailureFrom {
+		t.Errorf("provenance lost: %+v", s.Step)
+	}
+	js := jsonOf(t, p)
+	if !strings.Contains(js, `"goal_from":"bold lead phrase"`) || strings.Count(js, "goal_from") != 1 {
+		t.Errorf("plan JSON: %s", js)
+	}
+}
+
 func TestMakeSupersedes(t *testing.T) {
 	prev := makeACAT(t)
 	before := jsonOf(t, prev)
