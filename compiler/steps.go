@@ -2,13 +2,14 @@ package compiler
 
 import (
 	"bytes"
-	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
+
+	"github.com/skillc/skillc/graph"
 )
 
 // stepBuild is a step while the skill is being compiled: the parts of the
@@ -288,37 +289,15 @@ func (c *compilation) explicitID(b *stepBuild, start, end int) (int, int) {
 	return open, end
 }
 
-// checkID reports an ID that is malformed or reserved.
+// checkID reports an ID the compiler does not take as written: one that
+// graph.CheckID refuses. The step then keeps its number.
 func (c *compilation) checkID(id string, r Range) bool {
-	if id == "" || len(id) > 64 || strings.IndexFunc(id, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-')
-	}) >= 0 {
-		c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-id",
-			Summary:    fmt.Sprintf("step ID %q is not valid: use 1-64 characters of A-Z, a-z, 0-9, _ and -", id),
-			Range:      r,
-			Suggestion: suggestID(id),
-		})
-		return false
+	p := graph.CheckID(id)
+	if p == nil {
+		return true
 	}
-	if lower := strings.ToLower(id); lower == End || lower == Fail {
-		c.report(Diagnostic{Severity: SeverityError, Rule: "reserved-id",
-			Summary: fmt.Sprintf("step ID %q is reserved: %q and %q are the plan's terminals", id, End, Fail),
-			Detail:  "to end the plan after a step, write an edge such as \"on success: end\" instead",
-			Range:   r,
-		})
-		return false
-	}
-	return true
-}
-
-func suggestID(id string) string {
-	s := slug(id, func(r rune) bool {
-		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_'
-	}, 64)
-	if l := strings.ToLower(s); l == End || l == Fail {
-		return ""
-	}
-	return s
+	c.report(Diagnostic{Severity: SeverityError, Rule: p.Code, Summary: p.Message, Detail: p.Detail, Range: r, Suggestion: p.Suggestion})
+	return false
 }
 
 // finish numbers the steps, reads annotations, resolves edges and renders

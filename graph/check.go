@@ -142,10 +142,9 @@ func Check(t *Template, limits Limits) []Problem {
 				Message: fmt.Sprintf("the goal of step %q is %d characters; at most %d are allowed: keep it to one sentence and put the rest in detail", st.ID, n, l.MaxGoalLen)})
 		}
 		for _, tool := range st.RecommendedTools {
-			if !validToolName(tool) {
-				add(Problem{Code: CodeInvalidToolName, Step: st.ID, Index: i, Tool: tool,
-					Message:    fmt.Sprintf("tool name %q is not valid: use 1-%d characters of A-Z, a-z, 0-9, _, . and -", tool, MaxToolLen),
-					Suggestion: suggestToolName(tool)})
+			if p := CheckToolName(tool); p != nil {
+				p.Step, p.Index = st.ID, i
+				add(*p)
 			}
 		}
 		if n := len(st.RecommendedTools); n > l.MaxTools {
@@ -232,23 +231,34 @@ func duplicates(t *Template) []Problem {
 	return ps
 }
 
-// checkID applies the ID rule of FORMAT.md §3: 1-64 characters of
-// A-Za-z0-9_-, and never a terminal name in any case.
-func checkID(id string, i int) (Problem, bool) {
+// CheckID applies the ID rule of FORMAT.md §3: 1-64 characters of
+// A-Za-z0-9_-, and never a terminal name in any case. It returns nil for a
+// valid ID, else the invalid-id or reserved-id problem (with Index -1).
+// The compiler asks it too, before it takes an {#id} as written.
+func CheckID(id string) *Problem {
 	valid := id != "" && len(id) <= MaxIDLen && strings.IndexFunc(id, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-')
 	}) < 0
 	switch {
 	case !valid:
-		return Problem{Code: CodeInvalidID, Step: id, Index: i,
+		return &Problem{Code: CodeInvalidID, Step: id, Index: -1,
 			Message:    fmt.Sprintf("step ID %q is not valid: use 1-%d characters of A-Z, a-z, 0-9, _ and -", id, MaxIDLen),
-			Suggestion: suggestID(id)}, false
+			Suggestion: suggestID(id)}
 	case IsTerminal(id):
-		return Problem{Code: CodeReservedID, Step: id, Index: i,
+		return &Problem{Code: CodeReservedID, Step: id, Index: -1,
 			Message: fmt.Sprintf("step ID %q is reserved: %q and %q are the plan's terminals", id, End, Fail),
-			Detail:  "to end the plan after a step, write an edge such as \"on success: end\" instead"}, false
+			Detail:  "to end the plan after a step, write an edge such as \"on success: end\" instead"}
 	}
-	return Problem{}, true
+	return nil
+}
+
+func checkID(id string, i int) (Problem, bool) {
+	p := CheckID(id)
+	if p == nil {
+		return Problem{}, true
+	}
+	p.Index = i
+	return *p, false
 }
 
 func suggestID(id string) string {
@@ -261,8 +271,19 @@ func suggestID(id string) string {
 	return s
 }
 
-// validToolName is what MCP and function-calling APIs accept: 1-64
-// characters of A-Za-z0-9_.-
+// CheckToolName applies the tool name rule, what MCP and function-calling
+// APIs accept: 1-64 characters of A-Za-z0-9_.- It returns nil for a valid
+// name, else the invalid-tool-name problem (with Index -1). The compiler
+// asks it too, before it keeps a tool a step names.
+func CheckToolName(name string) *Problem {
+	if validToolName(name) {
+		return nil
+	}
+	return &Problem{Code: CodeInvalidToolName, Index: -1, Tool: name,
+		Message:    fmt.Sprintf("tool name %q is not valid: use 1-%d characters of A-Z, a-z, 0-9, _, . and -", name, MaxToolLen),
+		Suggestion: suggestToolName(name)}
+}
+
 func validToolName(name string) bool {
 	ok := name != "" && len(name) <= MaxToolLen
 	for i := 0; ok && i < len(name); i++ {
