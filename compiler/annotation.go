@@ -3,9 +3,10 @@ package compiler
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
+
+	"github.com/skillc/skillc/graph"
 )
 
 // Annotation keys of FORMAT.md §3, lowercased with single spaces.
@@ -371,42 +372,15 @@ func (c *compilation) readTools(st *Step, bt *bulletText, from int) {
 	}
 }
 
-// checkToolName reports a tool name that MCP and function-calling APIs
-// would refuse: 1-64 characters of A-Za-z0-9_.-
+// checkToolName reports a tool name that graph.CheckToolName refuses; the
+// compiler leaves such a tool out of the step.
 func (c *compilation) checkToolName(ref Ref) bool {
-	ok := ref.Name != "" && len(ref.Name) <= 64
-	for i := 0; ok && i < len(ref.Name); i++ {
-		ch := ref.Name[i]
-		ok = isLetter(ch) || ch >= '0' && ch <= '9' || ch == '_' || ch == '.' || ch == '-'
+	p := graph.CheckToolName(ref.Name)
+	if p == nil {
+		return true
 	}
-	if !ok {
-		c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-tool-name",
-			Summary:    fmt.Sprintf("tool name %q is not valid: use 1-64 characters of A-Z, a-z, 0-9, _, . and -", ref.Name),
-			Range:      ref.Range,
-			Suggestion: suggestToolName(ref.Name),
-		})
-	}
-	return ok
-}
-
-func suggestToolName(name string) string {
-	var b strings.Builder
-	for _, r := range name {
-		switch {
-		case r < utf8.RuneSelf && (isLetter(byte(r)) || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-'):
-			b.WriteRune(r)
-		case r == ' ' || r == '/' || r == ':':
-			b.WriteByte('_')
-		}
-	}
-	s := b.String()
-	if len(s) > 64 {
-		s = s[:64]
-	}
-	if s == name {
-		return ""
-	}
-	return s
+	c.report(Diagnostic{Severity: SeverityError, Rule: p.Code, Summary: p.Message, Range: ref.Range, Suggestion: p.Suggestion})
+	return false
 }
 
 // targetSyntax is a parsed edge value: `[lead phrase] target [note]`.

@@ -73,10 +73,10 @@ func TestACATEdges(t *testing.T) {
 	}
 	type edge struct{ from, kind, to, label string }
 	var got []edge
-	for _, st := range s.Steps {
+	for _, st := range s.Template().Steps {
 		got = append(got,
-			edge{st.ID, "success", st.Success.Target, st.Success.DisplayLabel()},
-			edge{st.ID, "failure", st.Failure.Target, st.Failure.DisplayLabel()})
+			edge{st.ID, "success", st.NextOnSuccess, st.SuccessLabel},
+			edge{st.ID, "failure", st.NextOnFailure, st.FailureLabel})
 	}
 	// 1 -yes-> end, 1 -no-> 2, 2 -> 3, 2 -failure-> 4, 3 -one record-> end,
 	// 3 -many records-> 4, 4 -> end, 4 -failure-> fail.
@@ -335,13 +335,13 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("%s: %v", p, err)
 		}
 		rules := []string{}
-		for _, d := range diags {
+		for _, d := range withMovedChecks(s, diags) {
 			rules = append(rules, d.Rule)
 		}
 		rel, _ := filepath.Rel(dir, p)
 		fmt.Fprintf(&b, "%s: %s form, %d steps %v\n", filepath.ToSlash(rel), s.Form, len(s.Steps), rules)
-		for _, st := range s.Steps {
-			fmt.Fprintf(&b, "\t%s %q -> %s / %s\n", st.ID, st.Goal, st.Success.Target, st.Failure.Target)
+		for _, st := range s.Template().Steps {
+			fmt.Fprintf(&b, "\t%s %q -> %s / %s\n", st.ID, st.Goal, st.NextOnSuccess, st.NextOnFailure)
 		}
 		n++
 		return nil

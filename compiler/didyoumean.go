@@ -1,77 +1,9 @@
 package compiler
 
-import "strings"
+import "github.com/skillc/skillc/diag"
 
-// Nearest returns the candidate closest to name by edit distance, compared
-// without regard to case, when that distance is under 3 (as hcl's
-// didyoumean does), else "". Ties go to the earlier candidate, so a
-// suggestion never depends on map order. The compiler suggests step IDs
-// with it; lint suggests tools, frontmatter keys and rule IDs.
-func Nearest(name string, candidates []string) string {
-	best, bestDist := "", 3
-	lname := strings.ToLower(name)
-	for _, c := range candidates {
-		if d := levenshtein(lname, strings.ToLower(c), bestDist); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
+// Nearest returns the candidate closest to name, or "" (see diag.Nearest).
+func Nearest(name string, candidates []string) string { return diag.Nearest(name, candidates) }
 
-// levenshtein is the edit distance between a and b over code points, or
-// limit when it is at least limit (so long strings cost little).
-// Hand-written, as hcl's didyoumean is: a few lines no maintained library
-// would save.
-func levenshtein(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d >= limit || -d >= limit {
-		return limit
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin >= limit {
-			return limit
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(rb)], limit)
-}
-
-// slug keeps the runes of s that keep accepts and joins the runs between
-// them with single dashes: "Check the  thread!" becomes "Check-the-thread".
-// It is cut to at most max bytes, never ending in a dash. The compiler uses
-// it to suggest a valid name or step ID for an invalid one.
-func slug(s string, keep func(rune) bool, max int) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range s {
-		if !keep(r) {
-			dash = true
-			continue
-		}
-		if dash && b.Len() > 0 {
-			b.WriteByte('-')
-		}
-		dash = false
-		b.WriteRune(r)
-	}
-	out := b.String()
-	if len(out) > max {
-		out = strings.TrimRight(out[:max], "-")
-	}
-	return out
-}
+// slug suggests a valid name or step ID for an invalid one (see diag.Slug).
+func slug(s string, keep func(rune) bool, max int) string { return diag.Slug(s, keep, max) }

@@ -98,7 +98,7 @@ func TestConformanceStrict(t *testing.T) {
 			}
 			s, diags := compiler.Compile(in, src, compiler.Options{Strict: true})
 			base := strings.TrimSuffix(in, ".md")
-			for path, got := range map[string][]byte{base + ".json": templateJSON(t, s), base + ".diag": formatDiags(diags)} {
+			for path, got := range map[string][]byte{base + ".json": templateJSON(t, s), base + ".diag": formatDiags(withMovedChecks(s, diags))} {
 				want, err := os.ReadFile(path)
 				if err != nil {
 					t.Fatal(err)

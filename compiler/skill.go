@@ -1,13 +1,17 @@
 // Package compiler turns a workflow skill, a markdown write-up in the format
 // of docs/format.md, into a Skill: an intermediate representation in which
-// every step, edge, annotation and frontmatter field keeps its source range.
-// It reports problems as Diagnostic values and never prints.
+// every step, edge, annotation and frontmatter field keeps its source range,
+// and from it a graph.Template. It reports the syntax's problems (where an
+// ID, an edge or a tool is written and how the text resolves) as Diagnostic
+// values and never prints; what makes a template valid is graph.Check's.
 package compiler
 
-// Terminal step IDs. They are reserved: no step may take them, in any case.
+import "github.com/skillc/skillc/graph"
+
+// Terminal step IDs, graph's (reserved: no step may take them, in any case).
 const (
-	End  = "end"
-	Fail = "fail"
+	End  = graph.End
+	Fail = graph.Fail
 )
 
 // Form is how a skill writes its steps.
@@ -188,20 +192,13 @@ func (s *Step) ToolNames() []string {
 	return out
 }
 
-// EdgeKind tells the success edge from the failure edge.
-type EdgeKind int
+// EdgeKind tells the success edge from the failure edge: graph's.
+type EdgeKind = graph.EdgeKind
 
 const (
-	Success EdgeKind = iota
-	Failure
+	Success = graph.Success
+	Failure = graph.Failure
 )
-
-func (k EdgeKind) String() string {
-	if k == Failure {
-		return "failure"
-	}
-	return "success"
-}
 
 // Edge is where a step goes next.
 type Edge struct {

@@ -2,13 +2,14 @@ package compiler
 
 import (
 	"bytes"
-	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
+
+	"github.com/skillc/skillc/graph"
 )
 
 // stepBuild is a step while the skill is being compiled: the parts of the
@@ -288,41 +289,20 @@ func (c *compilation) explicitID(b *stepBuild, start, end int) (int, int) {
 	return open, end
 }
 
-// checkID reports an ID that is malformed or reserved.
+// checkID reports an ID the compiler does not take as written: one that
+// graph.CheckID refuses. The step then keeps its number.
 func (c *compilation) checkID(id string, r Range) bool {
-	if id == "" || len(id) > 64 || strings.IndexFunc(id, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-')
-	}) >= 0 {
-		c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-id",
-			Summary:    fmt.Sprintf("step ID %q is not valid: use 1-64 characters of A-Z, a-z, 0-9, _ and -", id),
-			Range:      r,
-			Suggestion: suggestID(id),
-		})
-		return false
+	p := graph.CheckID(id)
+	if p == nil {
+		return true
 	}
-	if lower := strings.ToLower(id); lower == End || lower == Fail {
-		c.report(Diagnostic{Severity: SeverityError, Rule: "reserved-id",
-			Summary: fmt.Sprintf("step ID %q is reserved: %q and %q are the plan's terminals", id, End, Fail),
-			Detail:  "to end the plan after a step, write an edge such as \"on success: end\" instead",
-			Range:   r,
-		})
-		return false
-	}
-	return true
+	c.report(Diagnostic{Severity: SeverityError, Rule: p.Code, Summary: p.Message, Detail: p.Detail, Range: r, Suggestion: p.Suggestion})
+	return false
 }
 
-func suggestID(id string) string {
-	s := slug(id, func(r rune) bool {
-		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_'
-	}, 64)
-	if l := strings.ToLower(s); l == End || l == Fail {
-		return ""
-	}
-	return s
-}
-
-// finish checks IDs, reads annotations, resolves edges, fills defaults and
-// renders details, in that order: targets can name any step.
+// finish numbers the steps, reads annotations, resolves edges and renders
+// details, in that order: targets can name any step. Unwritten edges keep
+// an empty Target: graph.Template.Defaults fills them in the template.
 func (c *compilation) finish(builds []*stepBuild) {
 	s := c.skill
 	// The skill's own index of steps by ID is the resolver's too: one map
@@ -334,24 +314,11 @@ func (c *compilation) finish(builds []*stepBuild) {
 		if b.st.ID == "" {
 			b.st.ID = strconv.Itoa(len(s.Steps) + 1)
 		}
-		if prev, dup := ids[b.st.ID]; dup {
-			c.report(Diagnostic{Severity: SeverityError, Rule: "duplicate-id",
-				Summary: fmt.Sprintf("step ID %q is used twice", b.st.ID),
-				Detail:  fmt.Sprintf("the first step with this ID is on line %d; give each step its own {#id}", prev.Line()),
-				Range:   b.st.IDRange,
-			})
-		} else {
+		if _, dup := ids[b.st.ID]; !dup {
 			ids[b.st.ID] = b.st
 		}
 		if _, dup := numbers[b.number]; !dup && b.number >= 0 {
 			numbers[b.number] = b
-		}
-		if b.st.Goal == "" {
-			c.report(Diagnostic{Severity: SeverityError, Rule: "empty-goal",
-				Summary: fmt.Sprintf("step %q has no goal", b.st.ID),
-				Detail:  "the step's first line says what it achieves, such as \"List ACAT transfers.\"",
-				Range:   b.st.GoalRange,
-			})
 		}
 		s.Steps = append(s.Steps, b.st)
 	}
@@ -371,18 +338,9 @@ func (c *compilation) finish(builds []*stepBuild) {
 		c.readAnnotations(b)
 		slab = slab[:len(slab)+len(b.st.Annotations)]
 	}
-	for i, b := range builds {
+	for _, b := range builds {
 		c.resolveEdges(r, b)
 		c.checkUnknownKeys(r, b)
-		if !b.st.Success.Explicit {
-			b.st.Success.Target = End
-			if i+1 < len(builds) {
-				b.st.Success.Target = builds[i+1].st.ID
-			}
-		}
-		if !b.st.Failure.Explicit {
-			b.st.Failure.Target = Fail
-		}
 		b.st.Detail = c.detail(b)
 	}
 }

@@ -5,32 +5,29 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/internal/golden"
 )
 
 var _ = golden.Update
 
-// skill builds a skill by hand from a compact spec: one entry per step,
+// skill builds a template by hand from a compact spec: one entry per step,
 // "ID success failure" where "-" leaves the edge to the format's default.
-func skill(spec ...string) *compiler.Skill {
-	s := &compiler.Skill{Filename: "test.md"}
+// Step i is on line i+1; a written edge is labelled with its key word, as
+// the compiler labels it.
+func skill(spec ...string) *Template {
+	t := &Template{Skill: "test"}
 	for i, line := range spec {
 		f := strings.Fields(line)
-		st := &compiler.Step{
-			ID:      f[0],
-			Goal:    "step " + f[0],
-			IDRange: compiler.Range{Start: compiler.Pos{Line: i + 1, Column: 1, Byte: 10 * i}},
-		}
+		st := Step{ID: f[0], Goal: "step " + f[0], Line: i + 1}
 		if len(f) > 1 && f[1] != "-" {
-			st.Success = compiler.Edge{Target: f[1], Explicit: true, Key: "on success"}
+			st.NextOnSuccess, st.SuccessLabel = f[1], "on success"
 		}
 		if len(f) > 2 && f[2] != "-" {
-			st.Failure = compiler.Edge{Target: f[2], Explicit: true, Key: "on failure"}
+			st.NextOnFailure, st.FailureLabel = f[2], "on failure"
 		}
-		s.Steps = append(s.Steps, st)
+		t.Steps = append(t.Steps, st)
 	}
-	return s
+	return t
 }
 
 func TestAnalyses(t *testing.T) {

@@ -1,4 +1,4 @@
-package graph
+package graph_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 )
 
 // generated writes a list-form skill of n steps with the shapes real skills
@@ -39,13 +40,13 @@ func generated(n int) []byte {
 	return []byte(b.String())
 }
 
-func compileGenerated(b *testing.B, n int) *compiler.Skill {
+func compileGenerated(b *testing.B, n int) *graph.Template {
 	b.Helper()
 	s, diags := compiler.Compile("generated.md", generated(n), compiler.Options{MaxSize: -1})
 	if diags.HasErrors() || len(s.Steps) != n {
 		b.Fatalf("generated skill of %d steps compiled to %d steps with %v", n, len(s.Steps), diags)
 	}
-	return s
+	return s.Template()
 }
 
 // BenchmarkGraph builds the graph of a compiled skill and runs every
@@ -57,15 +58,34 @@ func BenchmarkGraph(b *testing.B) {
 			b.ReportAllocs()
 			defer reportCPU(b)()
 			for b.Loop() {
-				g, err := New(s)
+				g, err := graph.New(s)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if ds := g.Check(); len(ds) != 0 {
+				if ds := g.Problems(); len(ds) != 0 {
 					b.Fatalf("generated skill has findings: %v", ds[0])
 				}
 				if len(g.Reachable()) != n || len(g.Cycles()) != 0 || len(g.CannotReachEnd()) != 0 {
 					b.Fatal("analyses disagree with the generated shape")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCheck runs graph.Check, what lint and make_plan run, on the
+// same templates: IDs, goals, tools, targets and the graph's problems. It
+// must stay linear too (compare 10k with 100k).
+func BenchmarkCheck(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		t := compileGenerated(b, n)
+		limits := graph.Limits{MaxSteps: n}
+		b.Run(fmt.Sprintf("steps=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			for b.Loop() {
+				if ps := graph.Check(t, limits); len(ps) != 0 {
+					b.Fatalf("generated template has problems: %v", ps[0])
 				}
 			}
 		})
@@ -91,7 +111,7 @@ func BenchmarkCompile(b *testing.B) {
 // BenchmarkDOT draws the 10k-step graph; drawing must stay linear too.
 func BenchmarkDOT(b *testing.B) {
 	s := compileGenerated(b, 10_000)
-	g, err := New(s)
+	g, err := graph.New(s)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -106,15 +126,14 @@ func BenchmarkDOT(b *testing.B) {
 // stack and for the shortest-loop walk.
 func BenchmarkLoop(b *testing.B) {
 	const n = 100_000
-	spec := make([]string, n)
-	for i := range spec {
-		spec[i] = fmt.Sprint(i + 1)
+	s := &graph.Template{Steps: make([]graph.Step, n)}
+	for i := range s.Steps {
+		s.Steps[i] = graph.Step{ID: fmt.Sprint(i + 1), Goal: "g"}
 	}
-	spec[n-1] += " 1 end"
-	s := skill(spec...)
+	s.Steps[n-1].NextOnSuccess, s.Steps[n-1].NextOnFailure = "1", "end"
 	b.ReportAllocs()
 	for b.Loop() {
-		g, err := New(s)
+		g, err := graph.New(s)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,65 +3,357 @@ package graph
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
-	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/diag"
 )
 
-// Rule IDs of the graph checks. They are stable: configs and suppressions
-// name them.
+// Codes of the problems Check reports. Each is the ID of the lint rule that
+// reports it, so configs and suppressions name them; they are stable.
 const (
-	RuleCycle          = "cycle"
-	RuleUnreachable    = "unreachable-step"
-	RuleNoPathToEnd    = "no-path-to-end"
-	RuleEntryCannotEnd = "entry-cannot-end"
+	CodeInvalidID       = "invalid-id"
+	CodeReservedID      = "reserved-id"
+	CodeDuplicateID     = "duplicate-id"
+	CodeEmptyGoal       = "empty-goal"
+	CodeUnknownTarget   = "unknown-target"
+	CodeInvalidToolName = "invalid-tool-name"
+	CodeLimit           = "limit-exceeded"
+	CodeCycle           = "cycle"
+	CodeUnreachable     = "unreachable-step"
+	CodeNoPathToEnd     = "no-path-to-end"
+	CodeEntryCannotEnd  = "entry-cannot-end"
 )
 
-// Check builds the step graph of s and reports its problems: loops,
-// steps the entry never reaches, steps that can never reach end, and an
-// entry that can never end. A skill whose graph cannot be built (no steps,
-// duplicate or reserved IDs) gets nothing here: the compiler reports those.
-func Check(s *compiler.Skill) compiler.Diagnostics {
-	if s == nil || len(s.Steps) == 0 {
-		return nil
-	}
-	g, err := New(s)
-	if err != nil {
-		return nil
-	}
-	return g.Check()
+// Limits bound what a template may hold: what make_plan accepts, and so
+// what lint reports as an error. They keep a checklist short enough to
+// read at a glance and bound what a store row can grow to. A zero field
+// takes the default of DefaultLimits.
+type Limits struct {
+	MaxSteps    int // steps per template
+	MaxGoalLen  int // characters (code points) per goal
+	MaxTools    int // recommended tools per step
+	MaxTitleLen int // characters per title
 }
 
-// Errors returns what makes a compiled skill no valid plan template: the
-// compiler's errors (compiled, as Compile returned them) and the errors of
-// Check, whatever a lint config later makes of them. `skillc compile`,
-// `skillc plan make` and the server's make_plan all refuse on these.
-func Errors(s *compiler.Skill, compiled compiler.Diagnostics) compiler.Diagnostics {
-	var out compiler.Diagnostics
-	for _, d := range append(compiled[:len(compiled):len(compiled)], Check(s)...) {
-		if d.Severity == compiler.SeverityError {
-			out = append(out, d)
+// DefaultLimits are the runtime's limits (DESIGN.md §2).
+func DefaultLimits() Limits {
+	return Limits{MaxSteps: 100, MaxGoalLen: 500, MaxTools: 16, MaxTitleLen: 200}
+}
+
+// OrDefault is l with each zero field set to its default.
+func (l Limits) OrDefault() Limits {
+	d := DefaultLimits()
+	if l.MaxSteps <= 0 {
+		l.MaxSteps = d.MaxSteps
+	}
+	if l.MaxGoalLen <= 0 {
+		l.MaxGoalLen = d.MaxGoalLen
+	}
+	if l.MaxTools <= 0 {
+		l.MaxTools = d.MaxTools
+	}
+	if l.MaxTitleLen <= 0 {
+		l.MaxTitleLen = d.MaxTitleLen
+	}
+	return l
+}
+
+// The syntax of names (FORMAT.md §3): not limits a config may change.
+const (
+	MaxIDLen   = 64
+	MaxToolLen = 64
+)
+
+// Problem is one thing wrong with a template, without a position: the
+// compiled skill's lint rules turn it into a diagnostic at the right
+// range, plan.Make into a typed error.
+type Problem struct {
+	// Code is the lint rule ID (CodeCycle, ...).
+	Code string
+	// Step is the ID of the step the problem is about, "" when it is about
+	// the template as a whole (the title, the number of steps, the entry).
+	Step string
+	// Index is the step's position in Steps, -1 when Step is "". IDs may
+	// repeat, positions do not.
+	Index int
+	// Edge is the edge the problem is about, when OnEdge.
+	Edge   EdgeKind
+	OnEdge bool
+	// Tool is the tool name the problem is about, when there is one.
+	Tool string
+	// Limit says which limit a CodeLimit problem exceeds.
+	Limit LimitKind
+
+	Message    string
+	Detail     string
+	Suggestion string
+}
+
+// LimitKind names the limit a CodeLimit problem exceeds.
+type LimitKind int
+
+const (
+	NoLimit LimitKind = iota
+	LimitSteps
+	LimitGoal
+	LimitTools
+	LimitTitle
+)
+
+// Check reports everything wrong with t, in a stable order: the title and
+// step limits, then per step its ID, goal and tools, then repeated IDs, the
+// entry and the edges' targets, then the graph's loops, unreachable steps
+// and steps that cannot end. Empty edges
+// and the entry take the format's defaults. When the steps cannot be told
+// apart (an empty, invalid, duplicate or reserved ID) the graph analyses
+// are left out: they would be about a graph the author did not write.
+func Check(t *Template, limits Limits) []Problem {
+	if t == nil {
+		return nil
+	}
+	l := limits.OrDefault()
+	var ps []Problem
+	add := func(p Problem) { ps = append(ps, p) }
+
+	if n := utf8.RuneCountInString(t.Title); n > l.MaxTitleLen {
+		add(Problem{Code: CodeLimit, Index: -1, Limit: LimitTitle,
+			Message: fmt.Sprintf("the title is %d characters; at most %d are allowed", n, l.MaxTitleLen)})
+	}
+	if n := len(t.Steps); n > l.MaxSteps {
+		add(Problem{Code: CodeLimit, Index: -1, Limit: LimitSteps,
+			Message: fmt.Sprintf("the plan has %d steps; at most %d are allowed: split the work or keep the steps coarser", n, l.MaxSteps)})
+	}
+
+	idsOK := true
+	for i := range t.Steps {
+		st := &t.Steps[i]
+		if p, ok := checkID(st.ID, i); !ok {
+			add(p)
+			idsOK = false
 		}
+		if strings.TrimSpace(st.Goal) == "" {
+			add(Problem{Code: CodeEmptyGoal, Step: st.ID, Index: i,
+				Message: fmt.Sprintf("step %q has no goal", st.ID),
+				Detail:  "the step's first line says what it achieves, such as \"List ACAT transfers.\""})
+		} else if n := utf8.RuneCountInString(st.Goal); n > l.MaxGoalLen {
+			add(Problem{Code: CodeLimit, Step: st.ID, Index: i, Limit: LimitGoal,
+				Message: fmt.Sprintf("the goal of step %q is %d characters; at most %d are allowed: keep it to one sentence and put the rest in detail", st.ID, n, l.MaxGoalLen)})
+		}
+		for _, tool := range st.RecommendedTools {
+			if p := CheckToolName(tool); p != nil {
+				p.Step, p.Index = st.ID, i
+				add(*p)
+			}
+		}
+		if n := len(st.RecommendedTools); n > l.MaxTools {
+			add(Problem{Code: CodeLimit, Step: st.ID, Index: i, Limit: LimitTools,
+				Message: fmt.Sprintf("step %q recommends %d tools; at most %d are allowed: keep the few the step needs", st.ID, n, l.MaxTools)})
+		}
+	}
+	if len(t.Steps) == 0 {
+		return ps
+	}
+
+	// The graph's own index of the IDs finds duplicates and resolves
+	// targets without a map of every ID (see indexSteps); only when it
+	// cannot be built does a map say which IDs repeat.
+	var g *Graph
+	if idsOK {
+		var err error
+		g, err = build(t)
+		idsOK = err == nil
+	}
+	if !idsOK {
+		return append(ps, duplicates(t)...)
+	}
+	if g.entryMissing {
+		add(Problem{Code: CodeUnknownTarget, Index: -1,
+			Message: fmt.Sprintf("the entry %q names no step", t.Entry),
+			Detail:  "valid IDs: " + idList(t)})
+	}
+
+	suggestions := 0
+	for i := range t.Steps {
+		st := &t.Steps[i]
+		for _, k := range []EdgeKind{Success, Failure} {
+			to := st.Next(k)
+			if to == "" {
+				continue
+			}
+			if _, ok := g.lookup(to); ok {
+				continue
+			}
+			p := Problem{Code: CodeUnknownTarget, Step: st.ID, Index: i, Edge: k, OnEdge: true,
+				Message: fmt.Sprintf("step %q: %s %q names no step", st.ID, k.Field(), to),
+				Detail:  "valid targets: " + idList(t) + ", end, fail"}
+			// Numbers are not typos: "9" is not a near miss of "1". A few
+			// suggestions are enough, and each reads every ID.
+			if _, numeric := strconv.Atoi(to); numeric != nil && suggestions < 64 {
+				suggestions++
+				if s := diag.Nearest(to, stepIDs(t)); s != "" {
+					p.Suggestion = s
+					p.Detail = fmt.Sprintf("did you mean %q? ", s) + p.Detail
+				}
+			}
+			add(p)
+		}
+	}
+	if g.entryMissing {
+		// Reachability from an entry that is not there would be noise.
+		return ps
+	}
+	return append(ps, g.Problems()...)
+}
+
+// duplicates reports each step whose ID an earlier step has. It builds a
+// map of every ID, so Check calls it only when the graph cannot be built.
+func duplicates(t *Template) []Problem {
+	var ps []Problem
+	first := make(map[string]int, len(t.Steps))
+	for i := range t.Steps {
+		id := t.Steps[i].ID
+		j, dup := first[id]
+		if !dup {
+			first[id] = i
+			continue
+		}
+		// A compiled step knows its line, and its author writes {#id}.
+		detail := fmt.Sprintf("the first step with this ID is step %d of the list; give each step its own ID", j+1)
+		if line := t.Steps[j].Line; line > 0 {
+			detail = fmt.Sprintf("the first step with this ID is on line %d; give each step its own {#id}", line)
+		}
+		ps = append(ps, Problem{Code: CodeDuplicateID, Step: id, Index: i,
+			Message: fmt.Sprintf("step ID %q is used twice", id),
+			Detail:  detail})
+	}
+	return ps
+}
+
+// CheckID applies the ID rule of FORMAT.md §3: 1-64 characters of
+// A-Za-z0-9_-, and never a terminal name in any case. It returns nil for a
+// valid ID, else the invalid-id or reserved-id problem (with Index -1).
+// The compiler asks it too, before it takes an {#id} as written.
+func CheckID(id string) *Problem {
+	valid := id != "" && len(id) <= MaxIDLen && strings.IndexFunc(id, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-')
+	}) < 0
+	switch {
+	case !valid:
+		return &Problem{Code: CodeInvalidID, Step: id, Index: -1,
+			Message:    fmt.Sprintf("step ID %q is not valid: use 1-%d characters of A-Z, a-z, 0-9, _ and -", id, MaxIDLen),
+			Suggestion: suggestID(id)}
+	case IsTerminal(id):
+		return &Problem{Code: CodeReservedID, Step: id, Index: -1,
+			Message: fmt.Sprintf("step ID %q is reserved: %q and %q are the plan's terminals", id, End, Fail),
+			Detail:  "to end the plan after a step, write an edge such as \"on success: end\" instead"}
+	}
+	return nil
+}
+
+func checkID(id string, i int) (Problem, bool) {
+	p := CheckID(id)
+	if p == nil {
+		return Problem{}, true
+	}
+	p.Index = i
+	return *p, false
+}
+
+func suggestID(id string) string {
+	s := diag.Slug(id, func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_'
+	}, MaxIDLen)
+	if IsTerminal(s) {
+		return ""
+	}
+	return s
+}
+
+// CheckToolName applies the tool name rule, what MCP and function-calling
+// APIs accept: 1-64 characters of A-Za-z0-9_.- It returns nil for a valid
+// name, else the invalid-tool-name problem (with Index -1). The compiler
+// asks it too, before it keeps a tool a step names.
+func CheckToolName(name string) *Problem {
+	if validToolName(name) {
+		return nil
+	}
+	return &Problem{Code: CodeInvalidToolName, Index: -1, Tool: name,
+		Message:    fmt.Sprintf("tool name %q is not valid: use 1-%d characters of A-Z, a-z, 0-9, _, . and -", name, MaxToolLen),
+		Suggestion: suggestToolName(name)}
+}
+
+func validToolName(name string) bool {
+	ok := name != "" && len(name) <= MaxToolLen
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+	}
+	return ok
+}
+
+// suggestToolName keeps the valid characters of name and turns the
+// separators people write (space, slash, colon) into '_'.
+func suggestToolName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r < utf8.RuneSelf && validToolName(string(r)):
+			b.WriteRune(r)
+		case r == ' ' || r == '/' || r == ':':
+			b.WriteByte('_')
+		}
+	}
+	s := b.String()
+	if len(s) > MaxToolLen {
+		s = s[:MaxToolLen]
+	}
+	if s == name {
+		return ""
+	}
+	return s
+}
+
+func stepIDs(t *Template) []string {
+	out := make([]string, len(t.Steps))
+	for i := range t.Steps {
+		out[i] = t.Steps[i].ID
 	}
 	return out
 }
 
-// Check reports the graph's problems, sorted by position. See the package
-// function Check.
-func (g *Graph) Check() compiler.Diagnostics {
+// idList names the steps for a message, shortened for long templates.
+func idList(t *Template) string {
+	var ids []string
+	for i := range t.Steps {
+		if i == 10 {
+			ids = append(ids, fmt.Sprintf("and %d more", len(t.Steps)-10))
+			break
+		}
+		ids = append(ids, strconv.Quote(t.Steps[i].ID))
+	}
+	return strings.Join(ids, ", ")
+}
+
+// Problems reports the graph's own problems: loops, steps the entry never
+// reaches, steps that can never reach end, and an entry that can never
+// end, in source order of the steps they are about; on one step a loop
+// comes first. A loop is reported once, at its earliest step.
+func (g *Graph) Problems() []Problem {
 	if g.Len() == 0 {
 		return nil
 	}
-	var ds compiler.Diagnostics
-	ds = append(ds, g.checkCycles()...)
-	ds = append(ds, g.checkUnreachable()...)
-	ds = append(ds, g.checkEnd()...)
-	ds.Sort()
-	return ds
+	var ps []Problem
+	ps = append(ps, g.checkCycles()...)
+	ps = append(ps, g.checkUnreachable()...)
+	ps = append(ps, g.checkEnd()...)
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Index < ps[j].Index })
+	return ps
 }
 
-func (g *Graph) checkCycles() compiler.Diagnostics {
-	var ds compiler.Diagnostics
+func (g *Graph) checkCycles() []Problem {
+	var ps []Problem
 	var parent []int32
 	for _, comp := range g.sccs {
 		if parent == nil {
@@ -73,15 +365,15 @@ func (g *Graph) checkCycles() compiler.Diagnostics {
 			ids = append(ids, g.nodes[v])
 		}
 		ids = append(ids, ids[0])
-		first := g.skill.Steps[loop[0]]
-		last := g.skill.Steps[loop[len(loop)-1]]
-		back := g.edgeBetween(last.ID, first.ID)
+		first := g.nodes[loop[0]]
+		last := g.nodes[loop[len(loop)-1]]
+		back := g.edgeBetween(last, first)
 
-		var summary string
+		var msg string
 		if len(loop) == 1 {
-			summary = fmt.Sprintf("step %s leads back to itself; a plan must always move forward: send the retry to a new step or to fail", first.ID)
+			msg = fmt.Sprintf("step %s leads back to itself; a plan must always move forward: send the retry to a new step or to fail", first)
 		} else {
-			summary = fmt.Sprintf("steps %s form a loop; a plan must always move forward: send the retry to a new step or to fail", strings.Join(ids, " -> "))
+			msg = fmt.Sprintf("steps %s form a loop; a plan must always move forward: send the retry to a new step or to fail", strings.Join(ids, " -> "))
 		}
 		var detail strings.Builder
 		fmt.Fprintf(&detail, "the loop: %s", g.describePath(loop))
@@ -98,16 +390,16 @@ func (g *Graph) checkCycles() compiler.Diagnostics {
 			}
 			fmt.Fprintf(&detail, "; steps %s loop back into it too", strings.Join(others, ", "))
 		}
-		ds = append(ds, compiler.Diagnostic{
-			Severity:   compiler.SeverityError,
-			Rule:       RuleCycle,
-			Summary:    summary,
+		ps = append(ps, Problem{
+			Code:       CodeCycle,
+			Step:       first,
+			Index:      int(loop[0]),
+			Message:    msg,
 			Detail:     detail.String(),
-			Range:      g.stepRange(first),
-			Suggestion: fmt.Sprintf("point step %s's %s edge at a new step, or at fail", last.ID, edgeName(back)),
+			Suggestion: fmt.Sprintf("point step %s's %s edge at a new step, or at fail", last, edgeName(back)),
 		})
 	}
-	return ds
+	return ps
 }
 
 // describePath says edge by edge how the loop goes round:
@@ -156,7 +448,7 @@ func (g *Graph) stepEdges(id string) []Edge {
 // edgeName names an edge for a message: `"no"`, or `on success`.
 func edgeName(e Edge) string {
 	kind := "on success"
-	if e.Kind == compiler.Failure {
+	if e.Kind == Failure {
 		kind = "on failure"
 	}
 	if e.Label != "" && e.Label != kind {
@@ -165,15 +457,15 @@ func edgeName(e Edge) string {
 	return kind
 }
 
-func (g *Graph) checkUnreachable() compiler.Diagnostics {
+func (g *Graph) checkUnreachable() []Problem {
 	reach := g.reach
 	entry := g.nodes[g.entry]
-	var ds compiler.Diagnostics
+	var ps []Problem
 	for i := 0; i < g.Len(); i++ {
 		if reach[i] {
 			continue
 		}
-		st := g.skill.Steps[i]
+		id := g.nodes[i]
 		var from []string
 		for _, p := range g.in(int32(i)) {
 			if int(p) < g.Len() && int(p) != i {
@@ -184,65 +476,49 @@ func (g *Graph) checkUnreachable() compiler.Diagnostics {
 		if len(from) > 0 {
 			detail = fmt.Sprintf("only steps the entry never reaches lead to it (%s)", strings.Join(from, ", "))
 		}
-		ds = append(ds, compiler.Diagnostic{
-			Severity:   compiler.SeverityError,
-			Rule:       RuleUnreachable,
-			Summary:    fmt.Sprintf("step %q can never be reached from the entry step %q", st.ID, entry),
+		ps = append(ps, Problem{
+			Code:       CodeUnreachable,
+			Step:       id,
+			Index:      i,
+			Message:    fmt.Sprintf("step %q can never be reached from the entry step %q", id, entry),
 			Detail:     detail,
-			Range:      g.stepRange(st),
-			Suggestion: fmt.Sprintf("send an earlier step's edge to %s (e.g. `no: %s`), or remove the step", st.ID, st.ID),
+			Suggestion: fmt.Sprintf("send an earlier step's edge to %s (e.g. `no: %s`), or remove the step", id, id),
 		})
 	}
-	return ds
+	return ps
 }
 
-func (g *Graph) checkEnd() compiler.Diagnostics {
+func (g *Graph) checkEnd() []Problem {
 	toEnd := g.toEnd
 	reach := g.reach
 	way := "fails"
 	if len(g.sccs) > 0 {
 		way = "fails or goes round a loop"
 	}
-	var ds compiler.Diagnostics
+	var ps []Problem
 	for i := 0; i < g.Len(); i++ {
-		st := g.skill.Steps[i]
+		id := g.nodes[i]
 		switch {
 		case toEnd[i]:
 		case i == g.entry:
-			ds = append(ds, compiler.Diagnostic{
-				Severity:   compiler.SeverityError,
-				Rule:       RuleEntryCannotEnd,
-				Summary:    fmt.Sprintf("no path from the entry step %q reaches end: every run of this skill %s", st.ID, way),
-				Range:      g.stepRange(st),
+			ps = append(ps, Problem{
+				Code:       CodeEntryCannotEnd,
+				Step:       id,
+				Index:      i,
+				Message:    fmt.Sprintf("no path from the entry step %q reaches end: every run of this skill %s", id, way),
 				Suggestion: "send some step's success edge to end (e.g. `yes: end`)",
 			})
 		case reach[i]:
-			// A step the entry never reaches already has an error; saying
+			// A step the entry never reaches already has a problem; saying
 			// also that it cannot end would only repeat it.
-			ds = append(ds, compiler.Diagnostic{
-				Severity:   compiler.SeverityWarning,
-				Rule:       RuleNoPathToEnd,
-				Summary:    fmt.Sprintf("step %q can never reach end: every path from it %s", st.ID, way),
-				Range:      g.stepRange(st),
+			ps = append(ps, Problem{
+				Code:       CodeNoPathToEnd,
+				Step:       id,
+				Index:      i,
+				Message:    fmt.Sprintf("step %q can never reach end: every path from it %s", id, way),
 				Suggestion: "send one of its edges, or a later step's, to end or to a step that reaches it",
 			})
 		}
 	}
-	return ds
-}
-
-// stepRange is where a diagnostic about a step points: its ID as written,
-// else its goal, else the whole step.
-func (g *Graph) stepRange(st *compiler.Step) compiler.Range {
-	r := st.IDRange
-	if r.IsZero() {
-		r = st.GoalRange
-	}
-	if r.IsZero() {
-		r = st.Range
-	}
-	if r.Filename == "" {
-		r.Filename = g.skill.Filename
-	}
-	return r
+	return ps
 }

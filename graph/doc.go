@@ -1,18 +1,21 @@
-// Package graph turns a compiled skill into its step graph and answers the
-// questions the linter, the renderer and the plan runtime ask of it: which
-// steps the entry reaches, which loops there are, which steps can never end
-// well. It also draws the graph as DOT, Mermaid, SVG and PNG.
+// Package graph is THE step graph of a workflow: the template and step
+// shape that the compiler produces, make_plan takes and a plan embeds; the
+// format's defaults; Check, the one validity check with one set of limits
+// (problems without positions: the linter places them in a skill, plan.Make
+// turns them into errors); and the analyses the linter, the renderer and
+// the plan runtime ask of it: which steps the entry reaches, which loops
+// there are, which steps can never end well. It also draws the graph as DOT
+// and Mermaid (package render makes SVG and PNG of them).
 //
-// The graph's vertices are the step IDs plus the two terminals "end" and
-// "fail"; Library returns it as a github.com/dominikbraun/graph directed
-// graph for callers that want that library's algorithms, and the tests hold
-// this package's walks against them. The analyses themselves do not run on
-// the library: at 100,000 steps its map-of-maps store costs more than
-// compiling the skill, TopologicalSort is quadratic and
-// StronglyConnectedComponents recurses once per vertex. They run on two
-// flat integer arrays built once from the edges, and are written here
-// iteratively, each O(V+E): depth-first reachability from the entry,
-// breadth-first search from end over the reversed arcs, Tarjan's strongly
-// connected components with an explicit stack, and a breadth-first shortest
-// loop through each component's first step.
+// It imports no markdown and no graph library, so the runtime (plan, store,
+// tools) links neither. The graph's vertices are the step IDs plus the two
+// terminals "end" and "fail". The analyses are written here iteratively,
+// each O(V+E), on two flat integer arrays built once from the edges:
+// depth-first reachability from the entry, breadth-first search from end
+// over the reversed arcs, Tarjan's strongly connected components with an
+// explicit stack, and a breadth-first shortest loop through each
+// component's first step. github.com/dominikbraun/graph's map-of-maps store
+// costs more than compiling the skill at 100,000 steps, its TopologicalSort
+// is quadratic and its StronglyConnectedComponents recurses once per
+// vertex; the tests hold these walks against its algorithms.
 package graph

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-
-	"github.com/skillc/skillc/compiler"
 )
 
 // Colours shared by the DOT and Mermaid drawings.
@@ -35,11 +33,11 @@ const entryNode = "(entry)"
 // circle, fail a red octagon, and a black dot points at the entry.
 func (g *Graph) DOT() []byte {
 	var b bytes.Buffer
-	title := g.skill.Title
+	title := g.tmpl.Title
 	if title == "" {
-		title = g.skill.Name
+		title = g.tmpl.Skill
 	}
-	fmt.Fprintf(&b, "digraph %s {\n", dotQuote(g.skill.Name))
+	fmt.Fprintf(&b, "digraph %s {\n", dotQuote(g.tmpl.Skill))
 	fmt.Fprintf(&b, "\tgraph [label=%s, labelloc=t, fontname=%s, fontsize=16, rankdir=TB, nodesep=0.4, ranksep=0.45, pad=0.3];\n",
 		dotQuote(title), dotQuote(fontFamily))
 	fmt.Fprintf(&b, "\tnode [shape=box, style=\"rounded,filled\", color=%s, fillcolor=%s, fontname=%s, fontsize=11, margin=\"0.15,0.08\"];\n",
@@ -50,13 +48,14 @@ func (g *Graph) DOT() []byte {
 		fmt.Fprintf(&b, "\t%s [shape=point, width=0.15, style=filled, color=black, fillcolor=black, label=\"\"];\n", dotQuote(entryNode))
 		fmt.Fprintf(&b, "\t%s -> %s [color=black];\n", dotQuote(entryNode), dotQuote(g.nodes[g.entry]))
 	}
-	for _, st := range g.skill.Steps {
+	for i := range g.tmpl.Steps {
+		st := &g.tmpl.Steps[i]
 		// One group for all steps: Graphviz then keeps the edges between
 		// them straight, so the main path runs down the page.
 		fmt.Fprintf(&b, "\t%s [group=steps, label=<%s>];\n", dotQuote(st.ID), nodeHTML(st))
 	}
 	terms := g.terminalLayout()
-	for t, name := range []string{compiler.End, compiler.Fail} {
+	for t, name := range []string{End, Fail} {
 		if terms.used[t] && terms.shared[t] {
 			fmt.Fprintf(&b, "\t%s [%s];\n", dotQuote(name), terminalAttrs(t, false))
 		}
@@ -78,7 +77,7 @@ func (g *Graph) DOT() []byte {
 		if e.Label != "" {
 			attrs = append(attrs, "label="+dotLines(wrap(e.Label, wrapWidth)))
 		}
-		if e.Kind == compiler.Failure {
+		if e.Kind == Failure {
 			attrs = append(attrs, "style=dashed", "color="+dotQuote(colorFailure), "fontcolor="+dotQuote(colorFailure))
 		}
 		fmt.Fprintf(&b, "\t%s -> %s", dotQuote(e.From), to)
@@ -108,7 +107,7 @@ func terminalAttrs(t int, copy bool) string {
 
 // nodeHTML is a step's label as a Graphviz HTML-like label: the ID in bold,
 // the goal wrapped, the tools in small grey type.
-func nodeHTML(st *compiler.Step) string {
+func nodeHTML(st *Step) string {
 	var b strings.Builder
 	b.WriteString("<b>")
 	b.WriteString(htmlEscape(st.ID))
@@ -117,8 +116,8 @@ func nodeHTML(st *compiler.Step) string {
 		b.WriteString("<br/>")
 		b.WriteString(htmlEscape(line))
 	}
-	if len(st.Tools) > 0 {
-		for _, line := range wrap("tools: "+strings.Join(st.ToolNames(), ", "), wrapWidth) {
+	if len(st.RecommendedTools) > 0 {
+		for _, line := range wrap("tools: "+strings.Join(st.RecommendedTools, ", "), wrapWidth) {
 			fmt.Fprintf(&b, `<br/><font point-size="9" color="%s">%s</font>`, colorToolsLabel, htmlEscape(line))
 		}
 	}

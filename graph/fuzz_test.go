@@ -1,4 +1,4 @@
-package graph
+package graph_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 )
 
 // FuzzGraph compiles arbitrary markdown and checks that the graph never
@@ -22,8 +23,9 @@ func FuzzGraph(f *testing.F) {
 	}
 	f.Add([]byte("1. a\n   - yes: 1\n   - no: 3\n2. b\n3. c\n   - then: 2\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		s, _ := compiler.Compile("fuzz.md", src, compiler.Options{})
-		g, err := New(s)
+		sk, _ := compiler.Compile("fuzz.md", src, compiler.Options{})
+		s := sk.Template()
+		g, err := graph.New(s)
 		if err != nil {
 			return
 		}
@@ -41,8 +43,9 @@ func FuzzGraph(f *testing.F) {
 				}
 			}
 		}
-		_ = g.Check()
-		g2, _ := New(s)
+		_ = g.Problems()
+		_ = graph.Check(s, graph.Limits{})
+		g2, _ := graph.New(s)
 		if !bytes.Equal(g.DOT(), g2.DOT()) || !bytes.Equal(g.Mermaid(), g2.Mermaid()) {
 			t.Fatal("drawings differ between two builds")
 		}

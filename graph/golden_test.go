@@ -1,4 +1,4 @@
-package graph
+package graph_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/internal/golden"
 )
 
@@ -50,7 +51,7 @@ func TestGolden(t *testing.T) {
 	for name, path := range goldenInputs(t) {
 		t.Run(name, func(t *testing.T) {
 			s := compileFile(t, path)
-			g, err := New(s)
+			g, err := graph.New(s.Template())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,8 +60,22 @@ func TestGolden(t *testing.T) {
 			golden.Check(t, base+".mmd", g.Mermaid())
 
 			var diags bytes.Buffer
-			for _, d := range g.Check() {
-				fmt.Fprintf(&diags, "%d:%d: %s: %s [%s]\n", d.Range.Start.Line, d.Range.Start.Column, d.Severity, d.Summary, d.Rule)
+			for _, d := range g.Problems() {
+				// Where lint reports it: the step's ID as written, else
+				// its goal, else the whole step.
+				st := s.Steps[d.Index]
+				r := st.IDRange
+				if r.IsZero() {
+					r = st.GoalRange
+				}
+				if r.IsZero() {
+					r = st.Range
+				}
+				severity := "error"
+				if d.Code == graph.CodeNoPathToEnd {
+					severity = "warning"
+				}
+				fmt.Fprintf(&diags, "%d:%d: %s: %s [%s]\n", r.Start.Line, r.Start.Column, severity, d.Message, d.Code)
 				if d.Detail != "" {
 					fmt.Fprintf(&diags, "  detail: %s\n", d.Detail)
 				}
@@ -84,7 +99,7 @@ func TestGolden(t *testing.T) {
 			if err != nil || stderr.Len() > 0 {
 				t.Fatalf("dot -Tsvg rejects %s.dot: %v\n%s", name, err, stderr.String())
 			}
-			checkSVG(t, out)
+			graph.CheckSVG(t, out)
 		})
 	}
 }

@@ -5,40 +5,30 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
-
-	dgraph "github.com/dominikbraun/graph"
-
-	"github.com/skillc/skillc/compiler"
 )
 
 // Edge is one edge of the step graph, as the author wrote it or as the
 // format's defaults filled it in.
 type Edge struct {
 	From string
-	To   string // a step ID, compiler.End or compiler.Fail
-	Kind compiler.EdgeKind
-	// Label is what a drawing writes on the edge: the author's LABEL, else
-	// the key word of an explicit edge ("yes", "on failure"), else "".
+	To   string // a step ID, End or Fail
+	Kind EdgeKind
+	// Label is what a drawing writes on the edge: the step's success or
+	// failure label (the author's LABEL, else the key word of an explicit
+	// edge such as "yes"), else "".
 	Label string
-	// Explicit is false when the edge is a default of the format.
-	Explicit bool
 }
 
 // edge is an Edge by node indexes.
 type edge struct {
 	from, to int32
-	kind     compiler.EdgeKind
+	kind     EdgeKind
 }
 
 // Graph is the step graph of one skill. It is immutable once built and safe
 // for concurrent use.
 type Graph struct {
-	skill *compiler.Skill
-
-	libOnce sync.Once
-	lib     dgraph.Graph[string, string]
-	libErr  error
+	tmpl *Template
 
 	// nodes holds the step IDs in source order, then End, then Fail; every
 	// analysis works on these indexes.
@@ -48,6 +38,9 @@ type Graph struct {
 	first int
 	index map[string]int
 	entry int // -1 when the skill has no steps
+	// entryMissing is true when the template's entry names no step (see
+	// build); New refuses such a graph.
+	entryMissing bool
 
 	// edges are in source order: each step's success edge, then its
 	// failure edge, as node indexes; Edges() spells them out on demand.
@@ -71,60 +64,61 @@ type Graph struct {
 	sccs  [][]int32
 }
 
-// New builds the step graph of s. An edge whose target names no step is left
-// out: the compiler already reports it as unknown-target. An empty target
-// takes the format's default (next step or end on success, fail on
-// failure), so hand-built skills need not spell every edge. New fails only
-// when the steps cannot be told apart: an empty, duplicate or reserved ID,
-// or an entry that is not a step.
-func New(s *compiler.Skill) (*Graph, error) {
-	if s == nil {
-		return nil, errors.New("no skill to build a graph from")
+// New builds the step graph of t. An empty edge or entry takes the
+// format's default (see Template.Defaults), so t need not be filled in; New
+// does not change it. An edge whose target names no step is left out:
+// Check reports it as unknown-target. New fails only when the steps cannot
+// be told apart: an empty, duplicate or reserved ID, or an entry that is
+// not a step.
+func New(t *Template) (*Graph, error) {
+	g, err := build(t)
+	if err == nil && g.entryMissing {
+		return nil, fmt.Errorf("entry %q is not a step of the skill", t.Entry)
 	}
-	n := len(s.Steps)
+	return g, err
+}
+
+// build is New without refusing an unknown entry: Check still resolves the
+// targets on such a graph, whose analyses then start at the first step.
+func build(t *Template) (*Graph, error) {
+	if t == nil {
+		return nil, errors.New("no template to build a graph from")
+	}
+	n := len(t.Steps)
 	g := &Graph{
-		skill: s,
+		tmpl:  t,
 		nodes: make([]string, 0, n+2),
 		entry: -1,
 		edges: make([]edge, 0, 2*n),
 		first: -1,
 	}
-	targets := make([]string, 0, 2*n)
-	for _, st := range s.Steps {
+	for i := range t.Steps {
+		id := t.Steps[i].ID
 		switch {
-		case st == nil || st.ID == "":
-			return nil, fmt.Errorf("step %d has no id", len(g.nodes)+1)
-		case strings.EqualFold(st.ID, compiler.End) || strings.EqualFold(st.ID, compiler.Fail):
-			return nil, fmt.Errorf("step id %q is reserved for the terminal %q", st.ID, strings.ToLower(st.ID))
+		case id == "":
+			return nil, fmt.Errorf("step %d has no id", i+1)
+		case IsTerminal(id):
+			return nil, fmt.Errorf("step id %q is reserved for the terminal %q", id, strings.ToLower(id))
 		}
-		g.nodes = append(g.nodes, st.ID)
-		// Read the targets now, while the step is in cache: a second pass
-		// over 100,000 scattered steps would miss the cache on each.
-		targets = append(targets, st.Success.Target, st.Failure.Target)
+		g.nodes = append(g.nodes, id)
 	}
 	if err := g.indexSteps(); err != nil {
 		return nil, err
 	}
-	g.nodes = append(g.nodes, compiler.End, compiler.Fail)
+	g.nodes = append(g.nodes, End, Fail)
 
 	if n > 0 {
-		g.entry = 0
-		if s.Entry != "" {
-			i, ok := g.lookup(s.Entry)
-			if !ok || i >= n {
-				return nil, fmt.Errorf("entry %q is not a step of the skill", s.Entry)
-			}
-			g.entry = i
+		i, ok := g.lookup(t.EntryID())
+		if !ok || i >= n {
+			i, g.entryMissing = 0, true
 		}
+		g.entry = i
 	}
 
 	for i := 0; i < n; i++ {
-		next := compiler.End
-		if i+1 < n {
-			next = g.nodes[i+1]
-		}
-		g.addEdge(i, compiler.Success, targets[2*i], next)
-		g.addEdge(i, compiler.Failure, targets[2*i+1], compiler.Fail)
+		st := &t.Steps[i]
+		g.addEdge(i, Success, st.NextOnSuccess)
+		g.addEdge(i, Failure, st.NextOnFailure)
 	}
 	g.buildArcs()
 	g.reach = g.reachable()
@@ -171,9 +165,9 @@ func (g *Graph) indexSteps() error {
 // lookup finds a node by ID: a step, End or Fail.
 func (g *Graph) lookup(id string) (int, bool) {
 	switch id {
-	case compiler.End:
+	case End:
 		return g.endIndex(), true
-	case compiler.Fail:
+	case Fail:
 		return g.failIndex(), true
 	}
 	if i, ok := g.numbered(id); ok {
@@ -183,9 +177,9 @@ func (g *Graph) lookup(id string) (int, bool) {
 	return i, ok
 }
 
-func (g *Graph) addEdge(from int, kind compiler.EdgeKind, to, def string) {
+func (g *Graph) addEdge(from int, kind EdgeKind, to string) {
 	if to == "" {
-		to = def
+		to = g.tmpl.DefaultNext(from, kind)
 	}
 	// Most edges go to the next step or to a terminal, whose indexes are
 	// known; only the others pay for a lookup.
@@ -206,16 +200,8 @@ func (g *Graph) addEdge(from int, kind compiler.EdgeKind, to, def string) {
 // spell turns an internal edge into an Edge, reading its label from the
 // step.
 func (g *Graph) spell(e edge) Edge {
-	st := g.skill.Steps[e.from]
-	ce := st.Success
-	if e.kind == compiler.Failure {
-		ce = st.Failure
-	}
-	label := ce.Label
-	if label == "" && ce.Explicit {
-		label = ce.Key
-	}
-	return Edge{From: st.ID, To: g.nodes[e.to], Kind: e.kind, Label: label, Explicit: ce.Explicit}
+	st := &g.tmpl.Steps[e.from]
+	return Edge{From: st.ID, To: g.nodes[e.to], Kind: e.kind, Label: st.Label(e.kind)}
 }
 
 // numbered finds a step whose ID is its list number without the map: in a
@@ -291,54 +277,8 @@ func (g *Graph) buildArcs() {
 func (g *Graph) out(v int32) []int32 { return g.succ[g.succAt[v]:g.succAt[v+1]] }
 func (g *Graph) in(v int32) []int32  { return g.pred[g.predAt[v]:g.predAt[v+1]] }
 
-// Library returns the step graph as a github.com/dominikbraun/graph
-// directed graph, for callers that want its algorithms (paths, traversals):
-// vertices are the step IDs and the terminals, one arc per (from, to) pair,
-// each arc's Data the []Edge it stands for. It is built on the first call.
-//
-// The analyses of this package do not run on it: at 100,000 steps the
-// library's map-of-maps store and AdjacencyMap cost more than compiling the
-// skill (see bench_test.go), and its StronglyConnectedComponents recurses
-// once per vertex. They walk the index lists above instead.
-func (g *Graph) Library() (dgraph.Graph[string, string], error) {
-	g.libOnce.Do(func() {
-		lib := dgraph.New(dgraph.StringHash, dgraph.Directed())
-		for _, id := range g.nodes {
-			if err := lib.AddVertex(id); err != nil {
-				g.libErr = fmt.Errorf("add vertex %q: %w", id, err)
-				return
-			}
-		}
-		edges := g.Edges()
-		for i := 0; i < len(edges); {
-			e := edges[i]
-			j := i + 1
-			for j < len(edges) && edges[j].From == e.From {
-				j++
-			}
-			for k := i; k < j; k++ {
-				to := edges[k].To
-				var data []Edge
-				for _, f := range edges[i:j] {
-					if f.To == to {
-						data = append(data, f)
-					}
-				}
-				err := lib.AddEdge(e.From, to, dgraph.EdgeData(data))
-				if err != nil && !errors.Is(err, dgraph.ErrEdgeAlreadyExists) {
-					g.libErr = fmt.Errorf("add edge %q -> %q: %w", e.From, to, err)
-					return
-				}
-			}
-			i = j
-		}
-		g.lib = lib
-	})
-	return g.lib, g.libErr
-}
-
-// Skill is the skill the graph was built from.
-func (g *Graph) Skill() *compiler.Skill { return g.skill }
+// Template is the template the graph was built from.
+func (g *Graph) Template() *Template { return g.tmpl }
 
 // Edges are the drawn edges in source order: each step's success edge, then
 // its failure edge. A success and a failure edge to the same target are two
@@ -359,7 +299,6 @@ func (g *Graph) Entry() string {
 	return g.nodes[g.entry]
 }
 
-// steps is the number of steps; node indexes below it are steps.
 // Len is the number of steps, terminals not counted.
 func (g *Graph) Len() int { return len(g.nodes) - 2 }
 

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -36,7 +37,7 @@ func TestAgreesWithLibrary(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lib, err := g.Library()
+		lib, err := g.library()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,4 +137,50 @@ func (g *Graph) pos(id string) int {
 		panic("no node " + id)
 	}
 	return i
+}
+
+// library returns the step graph as a github.com/dominikbraun/graph
+// directed graph, to hold this package's walks against that library's
+// algorithms: vertices are the step IDs and the terminals, one arc per
+// (from, to) pair, each arc's Data the []Edge it stands for. It lives in a
+// test so the runtime (plan imports graph) does not link the library.
+func (g *Graph) library() (dgraph.Graph[string, string], error) {
+	var (
+		lib0   dgraph.Graph[string, string]
+		libErr error
+	)
+	func() {
+		lib := dgraph.New(dgraph.StringHash, dgraph.Directed())
+		for _, id := range g.nodes {
+			if err := lib.AddVertex(id); err != nil {
+				libErr = fmt.Errorf("add vertex %q: %w", id, err)
+				return
+			}
+		}
+		edges := g.Edges()
+		for i := 0; i < len(edges); {
+			e := edges[i]
+			j := i + 1
+			for j < len(edges) && edges[j].From == e.From {
+				j++
+			}
+			for k := i; k < j; k++ {
+				to := edges[k].To
+				var data []Edge
+				for _, f := range edges[i:j] {
+					if f.To == to {
+						data = append(data, f)
+					}
+				}
+				err := lib.AddEdge(e.From, to, dgraph.EdgeData(data))
+				if err != nil && !errors.Is(err, dgraph.ErrEdgeAlreadyExists) {
+					libErr = fmt.Errorf("add edge %q -> %q: %w", e.From, to, err)
+					return
+				}
+			}
+			i = j
+		}
+		lib0 = lib
+	}()
+	return lib0, libErr
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/skillc/skillc/compiler"
 )
 
 // Mermaid node names. Step IDs are not used as names: Mermaid reads `end`
@@ -26,9 +24,9 @@ const (
 // same byte for byte for the same skill.
 func (g *Graph) Mermaid() []byte {
 	var b bytes.Buffer
-	title := g.skill.Title
+	title := g.tmpl.Title
 	if title == "" {
-		title = g.skill.Name
+		title = g.tmpl.Skill
 	}
 	if title != "" {
 		fmt.Fprintf(&b, "---\ntitle: %s\n---\n", yamlQuote(title))
@@ -45,7 +43,8 @@ func (g *Graph) Mermaid() []byte {
 		return "s" + strconv.Itoa(i)
 	}
 
-	for i, st := range g.skill.Steps {
+	for i := range g.tmpl.Steps {
+		st := &g.tmpl.Steps[i]
 		fmt.Fprintf(&b, "    %s[\"%s\"]\n", name(i), mermaidNodeLabel(st))
 	}
 	terms := g.terminalLayout()
@@ -79,7 +78,7 @@ func (g *Graph) Mermaid() []byte {
 			}
 		}
 		arrow := "-->"
-		if e.Kind == compiler.Failure {
+		if e.Kind == Failure {
 			arrow = "-.->"
 			failures = append(failures, strconv.Itoa(link))
 		}
@@ -99,7 +98,7 @@ func (g *Graph) Mermaid() []byte {
 	fmt.Fprintf(&b, "    classDef done fill:%s,stroke:%s,color:%s\n", colorEndFill, colorEnd, colorEnd)
 	fmt.Fprintf(&b, "    classDef failed fill:%s,stroke:%s,color:%s\n", colorFailFill, colorFailure, colorFailure)
 	b.WriteString("    classDef entry fill:#000,stroke:#000\n")
-	if n := len(g.skill.Steps); n > 0 {
+	if n := len(g.tmpl.Steps); n > 0 {
 		names := make([]string, n)
 		for i := range names {
 			names[i] = name(i)
@@ -118,7 +117,7 @@ func (g *Graph) Mermaid() []byte {
 	return b.Bytes()
 }
 
-func mermaidNodeLabel(st *compiler.Step) string {
+func mermaidNodeLabel(st *Step) string {
 	var b strings.Builder
 	b.WriteString("<b>")
 	b.WriteString(mermaidEscape(st.ID))
@@ -127,9 +126,9 @@ func mermaidNodeLabel(st *compiler.Step) string {
 		b.WriteString("<br/>")
 		b.WriteString(mermaidEscape(line))
 	}
-	if len(st.Tools) > 0 {
+	if len(st.RecommendedTools) > 0 {
 		b.WriteString("<br/><small>")
-		for i, line := range wrap("tools: "+strings.Join(st.ToolNames(), ", "), wrapWidth) {
+		for i, line := range wrap("tools: "+strings.Join(st.RecommendedTools, ", "), wrapWidth) {
 			if i > 0 {
 				b.WriteString("<br/>")
 			}

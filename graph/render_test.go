@@ -8,21 +8,19 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/skillc/skillc/compiler"
 )
 
 // nasty is a hand-built skill whose text tries every escape DOT, HTML-like
 // labels and Mermaid have: quotes, backslashes, markup, entities, newlines,
 // Mermaid's # codes and pipes, and a step ID that is a DOT keyword.
-func nasty() *compiler.Skill {
+func nasty() *Template {
 	s := skill("node 2 fail", "2", "graph - node")
-	s.Name = `na"sty`
+	s.Skill = `na"sty`
 	s.Title = `Quotes "here" & <tags> \ back\slash`
 	s.Steps[0].Goal = `Read the "config" at C:\temp\new & check <b>bold</b> isn't markup; line\nbreak`
-	s.Steps[0].Tools = []compiler.Ref{{Name: "read_file"}, {Name: "a.b-c_d"}}
-	s.Steps[0].Success.Label = `"found" it \ ok`
-	s.Steps[0].Failure.Label = "a|b #12; `x` <i>\nnewline"
+	s.Steps[0].RecommendedTools = []string{"read_file", "a.b-c_d"}
+	s.Steps[0].SuccessLabel = `"found" it \ ok`
+	s.Steps[0].FailureLabel = "a|b #12; `x` <i>\nnewline"
 	s.Steps[1].Goal = "Écrire « bonjour » — 日本語 → {braces} [brackets] end fail"
 	s.Steps[2].Goal = strings.Repeat("verylongwordwithoutanyspaces", 3) + " then short words"
 	return s
@@ -105,7 +103,7 @@ func TestDOTAcceptedByGraphviz(t *testing.T) {
 	for i := range long {
 		long[i] = strconv.Itoa(i + 1)
 	}
-	for name, s := range map[string]*compiler.Skill{
+	for name, s := range map[string]*Template{
 		"nasty": nasty(),
 		"cycle": skill("1", "2", "3 2"),
 		// 150 steps that all fail by default: with one shared fail node
@@ -176,3 +174,6 @@ func TestTerminalCopies(t *testing.T) {
 		t.Errorf("mermaid: want a fail per step:\n%s", mmd)
 	}
 }
+
+// CheckSVG lets the external tests (golden_test.go) check drawings too.
+var CheckSVG = checkSVG

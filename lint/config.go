@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 )
 
 // ConfigFileNames are the names FindConfig looks for, in order.
@@ -45,8 +46,13 @@ type Config struct {
 	// ToolSources says where each registry name came from, for messages.
 	ToolSources []string
 
+	// MaxTools and MaxGoalLength are the thresholds of the style warnings
+	// too-many-tools and goal-too-long.
 	MaxTools      int
 	MaxGoalLength int
+	// Limits are the hard limits (limit-exceeded): what make_plan
+	// accepts, graph.DefaultLimits unless the config lowers them.
+	Limits graph.Limits
 	// Ignore holds slash-separated globs, relative to the config file's
 	// folder; `**` matches any number of folders.
 	Ignore []string
@@ -57,7 +63,7 @@ const RuleOff compiler.Severity = -1
 
 // DefaultConfig is the configuration without a file.
 func DefaultConfig() *Config {
-	return &Config{MaxTools: DefaultMaxTools, MaxGoalLength: DefaultMaxGoalLength}
+	return &Config{MaxTools: DefaultMaxTools, MaxGoalLength: DefaultMaxGoalLength, Limits: graph.DefaultLimits()}
 }
 
 // Dir is the folder relative paths in the config are resolved from.
@@ -287,14 +293,28 @@ func (l *configLoader) limits(c *Config, n *yaml.Node) {
 		if l.alias(v) {
 			continue
 		}
+		// max-tools and max-goal-length are the style warnings'
+		// thresholds; the plan- keys are graph.Limits, the hard limits,
+		// which a config may lower but not raise past what make_plan
+		// accepts.
+		hard := graph.DefaultLimits()
 		var dst *int
+		ceiling := 0
 		switch k.Value {
 		case "max-tools":
 			dst = &c.MaxTools
 		case "max-goal-length":
 			dst = &c.MaxGoalLength
+		case "plan-max-steps":
+			dst, ceiling = &c.Limits.MaxSteps, hard.MaxSteps
+		case "plan-max-goal-length":
+			dst, ceiling = &c.Limits.MaxGoalLen, hard.MaxGoalLen
+		case "plan-max-tools":
+			dst, ceiling = &c.Limits.MaxTools, hard.MaxTools
+		case "plan-max-title-length":
+			dst, ceiling = &c.Limits.MaxTitleLen, hard.MaxTitleLen
 		default:
-			l.errorf(k, "unknown limit %q%s", k.Value, didYouMean(k.Value, []string{"max-tools", "max-goal-length"}))
+			l.errorf(k, "unknown limit %q%s", k.Value, didYouMean(k.Value, limitKeys))
 			continue
 		}
 		x, err := strconv.Atoi(v.Value)
@@ -302,9 +322,16 @@ func (l *configLoader) limits(c *Config, n *yaml.Node) {
 			l.errorf(v, "limit %q must be a whole number of at least 1, not %q", k.Value, v.Value)
 			continue
 		}
+		if ceiling > 0 && x > ceiling {
+			l.errorf(v, "limit %q is %d, more than make_plan accepts: at most %d", k.Value, x, ceiling)
+			continue
+		}
 		*dst = x
 	}
 }
+
+// limitKeys are the keys of the config's limits section.
+var limitKeys = []string{"max-tools", "max-goal-length", "plan-max-steps", "plan-max-goal-length", "plan-max-tools", "plan-max-title-length"}
 
 func (l *configLoader) tools(c *Config, n *yaml.Node) {
 	c.HasTools = true

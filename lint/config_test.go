@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/internal/golden"
 )
 
@@ -32,7 +33,7 @@ func TestParseConfig(t *testing.T) {
 		check    func(t *testing.T, c *Config)
 	}{
 		{name: "empty", src: "", check: func(t *testing.T, c *Config) {
-			if c.MaxTools != 5 || c.MaxGoalLength != 120 || c.HasTools {
+			if c.MaxTools != 5 || c.MaxGoalLength != 120 || c.HasTools || c.Limits != graph.DefaultLimits() {
 				t.Errorf("defaults: %+v", c)
 			}
 		}},
@@ -62,6 +63,14 @@ ignore:
 			if c.MaxTools != 3 || c.MaxGoalLength != 80 || len(c.Ignore) != 2 {
 				t.Errorf("limits/ignore: %+v", c)
 			}
+		}},
+		{name: "hard limits lowered", src: "limits:\n  plan-max-steps: 40\n  plan-max-goal-length: 300\n  plan-max-tools: 8\n  plan-max-title-length: 90\n", check: func(t *testing.T, c *Config) {
+			if want := (graph.Limits{MaxSteps: 40, MaxGoalLen: 300, MaxTools: 8, MaxTitleLen: 90}); c.Limits != want {
+				t.Errorf("limits = %+v, want %+v", c.Limits, want)
+			}
+		}},
+		{name: "hard limit raised", src: "limits:\n  plan-max-steps: 101\n", want: []string{
+			`2:19: limit "plan-max-steps" is 101, more than make_plan accepts: at most 100`,
 		}},
 		{name: "tools shorthand", src: "tools: [a, b]\n", check: func(t *testing.T, c *Config) {
 			if strings.Join(c.Tools, " ") != "a b" {

@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/skillc/skillc/compiler"
-	"github.com/skillc/skillc/graph"
 )
 
 // Options tune a lint run. The zero value lints with the default config.
@@ -157,7 +156,7 @@ func LintSource(filename string, src []byte, opts Options) compiler.Diagnostics 
 }
 
 // Check completes a compiled skill's diagnostics: the compiler's (passed in
-// as compiled), the graph checks, every enabled rule, then configured
+// as compiled), every enabled rule (the graph rules among them), then configured
 // severities and suppressions. `skillc compile` and `skillc graph` call it
 // too, so every command judges a skill the same way. The result is sorted.
 func Check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) compiler.Diagnostics {
@@ -165,7 +164,7 @@ func Check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) comp
 	if cfg == nil {
 		cfg = DefaultConfig()
 	}
-	upstream := append(compiled[:len(compiled):len(compiled)], graph.Check(sk)...)
+	upstream := compiled
 
 	// When the compiler could not read the text faithfully (too large, not
 	// UTF-8), the lint rules would only pile guesses on its error.
@@ -207,6 +206,47 @@ func Check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) comp
 		}
 	}
 	out = append(out, unknownRules...)
+	out.Sort()
+	return out
+}
+
+// Errors returns what makes a compiled skill no valid plan template: the
+// compiler's errors (compiled, as Compile returned them) and the errors of
+// the graph rules (graph.Check's problems, placed in the source) at their
+// default severity and the runtime's limits, whatever a lint config later
+// makes of them. `skillc compile`, `skillc plan make --skill` and the
+// server's make_plan all refuse on these, so what they refuse lint reports
+// as an error. The result is sorted.
+func Errors(sk *compiler.Skill, compiled compiler.Diagnostics) compiler.Diagnostics {
+	var out compiler.Diagnostics
+	for _, d := range compiled {
+		if d.Severity == compiler.SeverityError {
+			out = append(out, d)
+		}
+	}
+	if sk == nil {
+		return out
+	}
+	var found compiler.Diagnostics
+	// No upstream: the compiler's errors are in out already, and a graph
+	// rule that also forwards some must not add them twice.
+	pass := &Pass{Skill: sk, Config: DefaultConfig(), out: &found}
+	for _, r := range Rules {
+		if r.Source != "graph" {
+			continue
+		}
+		pass.rule = r
+		start := len(found)
+		r.Run(pass)
+		for i := start; i < len(found); i++ {
+			if found[i].Severity == 0 {
+				found[i].Severity = r.Severity
+			}
+			if found[i].Severity == compiler.SeverityError {
+				out = append(out, found[i])
+			}
+		}
+	}
 	out.Sort()
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 )
 
 // Rule is one check, in the shape of go/analysis's Analyzer: a value with a
@@ -20,26 +21,128 @@ type Rule struct {
 	// Doc is the longer explanation with a bad and a good example, printed
 	// by `skillc explain`.
 	Doc string
-	// Source says where the finding comes from: "compiler", "graph",
-	// "lint" or "driver". Compiler and graph rules forward what those
-	// packages report; they are listed so they carry docs and can be
-	// re-severitied or disabled like any other.
+	// Source says where the finding comes from: "compiler" (a rule that
+	// forwards the compiler's syntax diagnostics, listed so they carry docs
+	// and can be re-severitied or disabled like any other), "graph" (a rule
+	// that reads graph.Check's problems and places them in the source),
+	// "lint" or "driver".
 	Source string
+	// Requires are the shared results the rule reads through
+	// Pass.ResultOf, as go/analysis's Analyzer.Requires: each is computed
+	// once per skill, and only when an enabled rule requires it.
+	Requires []*Analysis
 	// Run reports the rule's findings on one skill.
 	Run func(p *Pass)
+}
+
+// Analysis is a result rules share instead of each computing it again,
+// such as graph.Check's problems. It is not a rule: it reports nothing.
+type Analysis struct {
+	Name string
+	Run  func(p *Pass) any
+}
+
+// GraphAnalysis is graph.Check of the skill's template, with the config's
+// limits: its result is a *GraphResult.
+var GraphAnalysis = &Analysis{
+	Name: "graph",
+	Run: func(p *Pass) any {
+		t := p.Skill.Template()
+		limits := graph.DefaultLimits()
+		if p.Config != nil {
+			limits = p.Config.Limits
+		}
+		return &GraphResult{Template: t, Limits: limits.OrDefault(), Problems: graph.Check(t, limits)}
+	},
+}
+
+// GraphResult is what GraphAnalysis computes.
+type GraphResult struct {
+	// Template is the skill's plan template, defaults filled in; its steps
+	// are the skill's, index for index.
+	Template *graph.Template
+	Limits   graph.Limits
+	Problems []graph.Problem
+}
+
+// ResultOf is the result of an analysis the running rule requires. Asking
+// for one it does not require is a programming error, as in go/analysis:
+// the registry would not know to compute it.
+func (p *Pass) ResultOf(a *Analysis) any {
+	required := false
+	for _, r := range p.rule.Requires {
+		required = required || r == a
+	}
+	if !required {
+		panic(fmt.Sprintf("lint: rule %s reads analysis %s without requiring it", p.rule.ID, a.Name))
+	}
+	if v, ok := p.results[a]; ok {
+		return v
+	}
+	if p.results == nil {
+		p.results = make(map[*Analysis]any)
+	}
+	v := a.Run(p)
+	p.results[a] = v
+	return v
+}
+
+// problems are graph.Check's problems of one code, for the graph rules.
+func (p *Pass) problems(code string) []graph.Problem {
+	var out []graph.Problem
+	for _, pr := range p.ResultOf(GraphAnalysis).(*GraphResult).Problems {
+		if pr.Code == code {
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+// reportProblem reports a graph problem at r.
+func (p *Pass) reportProblem(pr graph.Problem, r compiler.Range) {
+	p.Report(compiler.Diagnostic{Range: r, Summary: pr.Message, Detail: pr.Detail, Suggestion: pr.Suggestion})
+}
+
+// stepRange is where a finding about a step points: its ID as written,
+// else its goal, else the whole step; the file's start for the template
+// as a whole.
+func (p *Pass) stepRange(i int) compiler.Range {
+	if i < 0 || i >= len(p.Skill.Steps) {
+		return p.RangeOf(0, 0)
+	}
+	st := p.Skill.Steps[i]
+	r := st.IDRange
+	if r.IsZero() {
+		r = st.GoalRange
+	}
+	if r.IsZero() {
+		r = st.Range
+	}
+	return r
+}
+
+// graphRule is the Run of a rule whose findings are graph.Check's problems
+// of its ID, each at the step it is about.
+func graphRule(code string) func(p *Pass) {
+	return func(p *Pass) {
+		for _, pr := range p.problems(code) {
+			p.reportProblem(pr, p.stepRange(pr.Index))
+		}
+	}
 }
 
 // Pass is what a rule sees of one skill, and where it reports.
 type Pass struct {
 	Skill  *compiler.Skill
 	Config *Config
-	// Upstream holds the compiler's and the graph's diagnostics, which the
-	// forwarding rules pass on.
+	// Upstream holds the compiler's diagnostics, which the forwarding
+	// rules pass on.
 	Upstream compiler.Diagnostics
 
-	rule  *Rule
-	lines *compiler.Lines
-	out   *compiler.Diagnostics
+	rule    *Rule
+	results map[*Analysis]any
+	lines   *compiler.Lines
+	out     *compiler.Diagnostics
 }
 
 // Report records a finding of the running rule. Rule and Severity are
@@ -71,7 +174,7 @@ func (p *Pass) Lines() *compiler.Lines {
 }
 
 // forward returns the Run func of a rule whose findings come from the
-// compiler or the graph analyses.
+// compiler's syntax checks.
 func forward(id string) func(p *Pass) {
 	return func(p *Pass) {
 		for _, d := range p.Upstream {

@@ -2,8 +2,7 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleCycle forwards the graph's cycle diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleCycle reports graph.Check's cycle problems at the step each is about.
 var RuleCycle = &Rule{
 	ID:       "cycle",
 	Severity: compiler.SeverityError,
@@ -23,5 +22,6 @@ Good:
     3. Fix the failures.
     4. Run the tests again.
        - on failure: fail`,
-	Run: forward("cycle"),
+	Requires: []*Analysis{GraphAnalysis},
+	Run:      graphRule("cycle"),
 }

@@ -2,12 +2,11 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleDuplicateId forwards the compiler's duplicate-id diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleDuplicateId reports graph.Check's duplicate-id problems at the step each is about.
 var RuleDuplicateId = &Rule{
 	ID:       "duplicate-id",
 	Severity: compiler.SeverityError,
-	Source:   "compiler",
+	Source:   "graph",
 	Summary:  "two steps have the same ID",
 	Doc: `Step IDs are unique in a skill, or a target could not tell which step it
 means. They repeat when two {#id} overrides clash or a heading number is
@@ -20,5 +19,6 @@ Bad:
 Good:
     ## Step 2: Look up
     ## Step 3: Answer`,
-	Run: forward("duplicate-id"),
+	Requires: []*Analysis{GraphAnalysis},
+	Run:      graphRule("duplicate-id"),
 }

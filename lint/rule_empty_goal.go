@@ -2,12 +2,12 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleEmptyGoal forwards the compiler's empty-goal diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleEmptyGoal reports graph.Check's empty-goal problems at the
+// step's goal.
 var RuleEmptyGoal = &Rule{
 	ID:       "empty-goal",
 	Severity: compiler.SeverityError,
-	Source:   "compiler",
+	Source:   "graph",
 	Summary:  "a step has no goal text",
 	Doc: `Each step's goal is what the agent is asked to do: the first paragraph of a
 list item, or the heading title. An empty one gives the agent nothing.
@@ -19,5 +19,16 @@ Bad:
 Good:
     1. Search the thread.
        - tools: search`,
-	Run: forward("empty-goal"),
+	Requires: []*Analysis{GraphAnalysis},
+	Run:      runEmptyGoal,
+}
+
+func runEmptyGoal(p *Pass) {
+	for _, pr := range p.problems("empty-goal") {
+		r := p.Skill.Steps[pr.Index].GoalRange
+		if r.IsZero() {
+			r = p.stepRange(pr.Index)
+		}
+		p.reportProblem(pr, r)
+	}
 }

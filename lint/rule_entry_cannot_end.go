@@ -2,8 +2,7 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleEntryCannotEnd forwards the graph's entry-cannot-end diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleEntryCannotEnd reports graph.Check's entry-cannot-end problems at the step each is about.
 var RuleEntryCannotEnd = &Rule{
 	ID:       "entry-cannot-end",
 	Severity: compiler.SeverityError,
@@ -18,5 +17,6 @@ Bad:
 Good:
     1. Try.
        - on success: end`,
-	Run: forward("entry-cannot-end"),
+	Requires: []*Analysis{GraphAnalysis},
+	Run:      graphRule("entry-cannot-end"),
 }

@@ -2,12 +2,12 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleInvalidId forwards the compiler's invalid-id diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleInvalidId reports a step ID that is not valid: the compiler's,
+// for an {#id} it does not take, and graph.Check's, for a template's step.
 var RuleInvalidId = &Rule{
 	ID:       "invalid-id",
 	Severity: compiler.SeverityError,
-	Source:   "compiler",
+	Source:   "graph",
 	Summary:  "a step ID is not 1-64 characters of A-Za-z0-9_-",
 	Doc: `A step ID, from {#id} or the step's number, is 1-64 characters of letters,
 digits, _ and -, so it can be written in a target and passed to update_plan.
@@ -17,5 +17,11 @@ Bad:
 
 Good:
     1. Look up the refund. {#lookup}`,
-	Run: forward("invalid-id"),
+	Requires: []*Analysis{GraphAnalysis},
+	Run:      runInvalidID,
+}
+
+func runInvalidID(p *Pass) {
+	forward("invalid-id")(p)
+	graphRule("invalid-id")(p)
 }

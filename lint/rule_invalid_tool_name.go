@@ -2,12 +2,13 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleInvalidToolName forwards the compiler's invalid-tool-name diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleInvalidToolName reports a tool name MCP would refuse. The
+// compiler reports (and drops) the ones a skill writes; graph.Check's
+// problem is for templates, placed at the tool when the skill names it.
 var RuleInvalidToolName = &Rule{
 	ID:       "invalid-tool-name",
 	Severity: compiler.SeverityError,
-	Source:   "compiler",
+	Source:   "graph",
 	Summary:  "a tool name is not 1-64 characters of A-Za-z0-9_.-",
 	Doc: `Tool names are what MCP servers and function-calling APIs accept: 1-64
 characters of letters, digits, _, . and -. In allowed-tools an entry may carry
@@ -21,5 +22,20 @@ Bad:
 
 Good:
     - tools: search_thread`,
-	Run: forward("invalid-tool-name"),
+	Requires: []*Analysis{GraphAnalysis},
+	Run:      runInvalidToolName,
+}
+
+func runInvalidToolName(p *Pass) {
+	forward("invalid-tool-name")(p)
+	for _, pr := range p.problems("invalid-tool-name") {
+		r := p.stepRange(pr.Index)
+		for _, t := range p.Skill.Steps[pr.Index].Tools {
+			if t.Name == pr.Tool {
+				r = t.Range
+				break
+			}
+		}
+		p.reportProblem(pr, r)
+	}
 }

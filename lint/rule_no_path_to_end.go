@@ -2,8 +2,7 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleNoPathToEnd forwards the graph's no-path-to-end diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleNoPathToEnd reports graph.Check's no-path-to-end problems at the step each is about.
 var RuleNoPathToEnd = &Rule{
 	ID:       "no-path-to-end",
 	Severity: compiler.SeverityWarning,
@@ -19,5 +18,6 @@ Bad:
 Good:
     3. Hand over to a person.
        - on success: end`,
-	Run: forward("no-path-to-end"),
+	Requires: []*Analysis{GraphAnalysis},
+	Run:      graphRule("no-path-to-end"),
 }

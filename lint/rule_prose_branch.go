@@ -36,7 +36,8 @@ Good:
     1. Run the tests.
        - on success: 2
        - on failure: fail`,
-	Run: runProseBranch,
+	Requires: []*Analysis{GraphAnalysis},
+	Run:      runProseBranch,
 }
 
 // The phrases are found with a word scanner rather than regular
@@ -350,7 +351,7 @@ func reportProseBranch(p *Pass, st *compiler.Step, order map[string]int, kind co
 		d.Summary = fmt.Sprintf("step %q says in prose to go back to step %q; a plan cannot loop", st.ID, target)
 		d.Detail = "write the retry as a new step after this one and point the edge there, or end with fail"
 		d.Suggestion = ""
-	case edge.Target == target:
+	case p.ResultOf(GraphAnalysis).(*GraphResult).Template.Steps[order[st.ID]].Next(kind) == target:
 		d.Detail = "the default edge already goes there; an annotation makes it explicit"
 	}
 	p.Report(d)

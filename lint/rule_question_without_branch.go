@@ -27,24 +27,22 @@ Good:
        - yes: end
        - no: 2
     2. List ACAT transfers.`,
-	Run: runQuestionWithoutBranch,
+	Requires: []*Analysis{GraphAnalysis},
+	Run:      runQuestionWithoutBranch,
 }
 
 func runQuestionWithoutBranch(p *Pass) {
+	t := p.ResultOf(GraphAnalysis).(*GraphResult).Template
 	for i, st := range p.Skill.Steps {
 		if !strings.HasSuffix(strings.TrimSpace(st.Goal), "?") || st.Success.Explicit && st.Failure.Explicit {
 			continue
 		}
 		var missing []string
 		if !st.Success.Explicit {
-			next := compiler.End
-			if i+1 < len(p.Skill.Steps) {
-				next = p.Skill.Steps[i+1].ID
-			}
-			missing = append(missing, "`- yes: "+next+"`")
+			missing = append(missing, "`- yes: "+t.Steps[i].NextOnSuccess+"`")
 		}
 		if !st.Failure.Explicit {
-			missing = append(missing, "`- no: fail`")
+			missing = append(missing, "`- no: "+t.Steps[i].NextOnFailure+"`")
 		}
 		r := st.GoalRange
 		if r.IsZero() {

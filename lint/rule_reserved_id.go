@@ -2,12 +2,12 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleReservedId forwards the compiler's reserved-id diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleReservedId reports a step ID that is a terminal's: the compiler's,
+// for an {#id} it does not take, and graph.Check's, for a template's step.
 var RuleReservedId = &Rule{
 	ID:       "reserved-id",
 	Severity: compiler.SeverityError,
-	Source:   "compiler",
+	Source:   "graph",
 	Summary:  "a step ID is end or fail",
 	Doc: `end and fail are the two terminals of every graph, in any case; a step cannot
 take either name.
@@ -17,5 +17,11 @@ Bad:
 
 Good:
     3. Wrap up. {#wrap-up}`,
-	Run: forward("reserved-id"),
+	Requires: []*Analysis{GraphAnalysis},
+	Run:      runReservedID,
+}
+
+func runReservedID(p *Pass) {
+	forward("reserved-id")(p)
+	graphRule("reserved-id")(p)
 }

@@ -2,12 +2,14 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleUnknownTarget forwards the compiler's unknown-target diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleUnknownTarget reports an edge to no step. The compiler reports a
+// written target that resolves to no step (how the text reads is its
+// business); graph.Check's problem, an edge or entry of the template that
+// names no step, is placed at the edge's target.
 var RuleUnknownTarget = &Rule{
 	ID:       "unknown-target",
 	Severity: compiler.SeverityError,
-	Source:   "compiler",
+	Source:   "graph",
 	Summary:  "an edge points to a step that does not exist",
 	Doc: `A target names a step number, a {#id}, end or fail. A target that names no step
 would leave the plan stuck; the message suggests the nearest step ID.
@@ -19,5 +21,24 @@ Bad:
 Good:
     1. Look up the refund.
        - on failure: 3`,
-	Run: forward("unknown-target"),
+	Requires: []*Analysis{GraphAnalysis},
+	Run:      runUnknownTarget,
+}
+
+func runUnknownTarget(p *Pass) {
+	forward("unknown-target")(p)
+	for _, pr := range p.problems("unknown-target") {
+		r := p.stepRange(pr.Index)
+		if pr.OnEdge {
+			st := p.Skill.Steps[pr.Index]
+			e := st.Success
+			if pr.Edge == compiler.Failure {
+				e = st.Failure
+			}
+			if !e.TargetRange.IsZero() {
+				r = e.TargetRange
+			}
+		}
+		p.reportProblem(pr, r)
+	}
 }

@@ -2,8 +2,7 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleUnreachableStep forwards the graph's unreachable-step diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleUnreachableStep reports graph.Check's unreachable-step problems at the step each is about.
 var RuleUnreachableStep = &Rule{
 	ID:       "unreachable-step",
 	Severity: compiler.SeverityError,
@@ -23,5 +22,6 @@ Good:
        - yes: end
        - no: 2
     2. Escalate.`,
-	Run: forward("unreachable-step"),
+	Requires: []*Analysis{GraphAnalysis},
+	Run:      graphRule("unreachable-step"),
 }

@@ -10,7 +10,8 @@ import (
 // first (in the order they tend to fire), then the lint rules, then the
 // driver's own. The order is the order `skillc rules` lists them in.
 var Rules = []*Rule{
-	// compiler
+	// the file, the frontmatter and the steps as written (compiler), with
+	// the IDs, goals, targets and tool names graph.Check also judges
 	RuleInvalidEncoding,
 	RuleFileTooLarge,
 	RuleInvalidFrontmatter,
@@ -28,11 +29,12 @@ var Rules = []*Rule{
 	RuleDuplicateEdge,
 	RuleUnknownBranchKey,
 	RuleInvalidToolName,
-	// graph
+	// the graph (graph.Check)
 	RuleCycle,
 	RuleUnreachableStep,
 	RuleNoPathToEnd,
 	RuleEntryCannotEnd,
+	RuleLimitExceeded,
 	// lint
 	RuleUnknownTool,
 	RuleTooManyTools,

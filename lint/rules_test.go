@@ -3,9 +3,11 @@ package lint
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/graph"
 )
 
@@ -45,8 +47,10 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("rule %q: no %s", r.ID, file)
 		}
 	}
-	// The graph package names its rule IDs; they must be ours too.
-	for _, id := range []string{graph.RuleCycle, graph.RuleUnreachable, graph.RuleNoPathToEnd, graph.RuleEntryCannotEnd} {
+	// graph.Check's problem codes are rule IDs; each must be a graph rule.
+	for _, id := range []string{graph.CodeInvalidID, graph.CodeReservedID, graph.CodeDuplicateID, graph.CodeEmptyGoal,
+		graph.CodeUnknownTarget, graph.CodeInvalidToolName, graph.CodeLimit, graph.CodeCycle, graph.CodeUnreachable,
+		graph.CodeNoPathToEnd, graph.CodeEntryCannotEnd} {
 		if Lookup(id) == nil || Lookup(id).Source != "graph" {
 			t.Errorf("graph rule %q is not in the registry", id)
 		}
@@ -59,4 +63,37 @@ func TestRegistry(t *testing.T) {
 	if Suggest("prose-branches") != "prose-branch" || Suggest("zzzzzzzz") != "" {
 		t.Error("Suggest")
 	}
+}
+
+// TestGraphRulesRequireTheAnalysis: a graph rule reads graph.Check's
+// problems through Requires, never by forwarding.
+func TestGraphRulesRequireTheAnalysis(t *testing.T) {
+	for _, r := range Rules {
+		if r.Source == "graph" && !slices.Contains(r.Requires, GraphAnalysis) {
+			t.Errorf("graph rule %q does not require GraphAnalysis", r.ID)
+		}
+	}
+}
+
+func TestResultOf(t *testing.T) {
+	runs := 0
+	counted := &Analysis{Name: "counted", Run: func(p *Pass) any { runs++; return runs }}
+	var found compiler.Diagnostics
+	pass := &Pass{Skill: &compiler.Skill{Filename: "x.md"}, Config: DefaultConfig(), out: &found}
+	for _, id := range []string{"a", "b"} {
+		pass.rule = &Rule{ID: id, Requires: []*Analysis{counted}}
+		if got := pass.ResultOf(counted); got != 1 {
+			t.Errorf("rule %s: result %v, want the one computed first", id, got)
+		}
+	}
+	if runs != 1 {
+		t.Errorf("the analysis ran %d times for one skill, want once", runs)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("ResultOf of an analysis the rule does not require did not panic")
+		}
+	}()
+	pass.rule = &Rule{ID: "c"}
+	pass.ResultOf(counted)
 }

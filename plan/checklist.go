@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 )
 
 // maxGoalColumn caps the goal column, so one long goal does not push every
@@ -55,9 +55,9 @@ func Checklist(p *Plan) string {
 	}
 	switch Outcome(p) {
 	case StatusCompleted:
-		fmt.Fprintf(&b, "the path reached %s: close the plan with close_plan (status completed)\n", compiler.End)
+		fmt.Fprintf(&b, "the path reached %s: close the plan with close_plan (status completed)\n", graph.End)
 	case StatusFailed:
-		fmt.Fprintf(&b, "the path reached %s: close the plan with close_plan (status failed)\n", compiler.Fail)
+		fmt.Fprintf(&b, "the path reached %s: close the plan with close_plan (status failed)\n", graph.Fail)
 	default:
 		if !next {
 			b.WriteString("no step is in progress: check, fail or skip a step with update_plan, or close the plan with close_plan\n")

@@ -8,8 +8,9 @@
 //     success edge is the next step (after the last: end), a missing
 //     failure edge fail. Edges may name end and fail in any case and a step
 //     as "#id". Unknown targets, duplicate, invalid or reserved IDs and
-//     loops are refused, as are the limits (100 steps, 500 characters per
-//     goal, 16 tools per step, 200 per title). Steps that no edge reaches
+//     loops are refused, as are the limits (graph.Limits: 100 steps, 500
+//     characters per goal, 16 tools per step, 200 per title), all decided
+//     by graph.Check, the check lint runs too. Steps that no edge reaches
 //     are allowed: an agent's own plan may list a fallback it never takes.
 //   - Update: all new statuses are set first, then each checked or skipped
 //     step's success target and each failed step's failure target moves
@@ -19,7 +20,11 @@
 //   - Every refusal is an *Error with a Code, and leaves the input as it was.
 package plan
 
-import "time"
+import (
+	"time"
+
+	"github.com/skillc/skillc/graph"
+)
 
 // Status is a plan's state.
 type Status string
@@ -61,29 +66,17 @@ type Plan struct {
 	Version int64 `json:"version"`
 }
 
-// Step is one step of a plan.
+// Step is one step of a plan: the graph's step shape, which make_plan
+// takes and a compiled skill's template holds, plus where the step stands.
 type Step struct {
-	ID               string     `json:"id"`
-	Goal             string     `json:"goal"`
-	RecommendedTools []string   `json:"recommended_tools"`
-	Status           StepStatus `json:"status"`
-	NextOnSuccess    string     `json:"next_on_success"`
-	NextOnFailure    string     `json:"next_on_failure"`
-	SuccessLabel     string     `json:"success_label,omitempty"`
-	FailureLabel     string     `json:"failure_label,omitempty"`
-	Detail           string     `json:"detail,omitempty"`
+	graph.Step
+	Status StepStatus `json:"status" jsonschema:"pending, in_progress, done, failed or skipped"`
 }
 
-// Limits on what a plan may hold. They keep a checklist short enough to
-// read at a glance and bound what a store row can grow to.
+// Limits on what a plan may hold beyond the template's (graph.Limits,
+// which Make checks): they bound what a store row can grow to.
 const (
-	MaxSteps     = 100
-	MaxGoalLen   = 500 // characters (code points)
-	MaxTools     = 16  // per step
-	MaxTitleLen  = 200
-	MaxNoteLen   = 2000
-	MaxIDLen     = 64
-	MaxToolLen   = 64
+	MaxNoteLen   = 2000 // characters of the closing note
 	MaxDetailLen = 10000
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/internal/golden"
 	"github.com/skillc/skillc/plan"
 )
@@ -17,10 +17,10 @@ import (
 var t0 = time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
 
 // acat is the ACAT reimbursement skill of FORMAT.md §4 as a template.
-func acat() *compiler.Template {
-	return &compiler.Template{
+func acat() *graph.Template {
+	return &graph.Template{
 		Format: 1, Skill: "acat-reimbursement", Title: "ACAT reimbursement", Entry: "1",
-		Steps: []compiler.TemplateStep{
+		Steps: []graph.Step{
 			{ID: "1", Goal: "Already credited in this thread?", RecommendedTools: []string{"search_thread"},
 				NextOnSuccess: "end", NextOnFailure: "2", SuccessLabel: "yes", FailureLabel: "no"},
 			{ID: "2", Goal: "List ACAT transfers.", RecommendedTools: []string{"list_acat_transfers"},
@@ -68,8 +68,8 @@ func jsonOf(t *testing.T, p *plan.Plan) string {
 	return string(b)
 }
 
-func goals(n int) []plan.StepInput {
-	out := make([]plan.StepInput, n)
+func goals(n int) []graph.Step {
+	out := make([]graph.Step, n)
 	for i := range out {
 		out[i].Goal = "Step " + strconv.Itoa(i+1) + "."
 	}
@@ -96,13 +96,13 @@ func TestMake(t *testing.T) {
 		{name: "defaults", in: plan.MakeInput{Title: "t", Steps: goals(3)},
 			edges: "1>2/fail 2>3/fail 3>end/fail", entry: "1"},
 		{name: "explicit ids and forward edges",
-			in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{
+			in: plan.MakeInput{Title: "t", Steps: []graph.Step{
 				{ID: "find", Goal: "Find both charges.", NextOnFailure: "ask"},
 				{ID: "refund", Goal: "Refund the later one.", NextOnSuccess: "END"},
 				{ID: "ask", Goal: "Ask the user.", NextOnSuccess: "#refund", NextOnFailure: "Fail"},
 			}},
 			edges: "find>refund/ask refund>end/fail ask>refund/fail", entry: "find"},
-		{name: "mixed ids take positions", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{
+		{name: "mixed ids take positions", in: plan.MakeInput{Title: "t", Steps: []graph.Step{
 			{Goal: "a"}, {ID: "x", Goal: "b"}, {Goal: "c", NextOnSuccess: "1"}}},
 			code: plan.CodeCycle, message: "steps 1 -> x -> 3 -> 1 form a loop"},
 		{name: "template", in: plan.MakeInput{Template: acat()},
@@ -119,34 +119,34 @@ func TestMake(t *testing.T) {
 		{name: "100 steps", in: plan.MakeInput{Title: "t", Steps: goals(100)}, entry: "1"},
 		{name: "101 steps", in: plan.MakeInput{Title: "t", Steps: goals(101)},
 			code: plan.CodeLimit, message: "101 steps; at most 100"},
-		{name: "empty goal", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{Goal: "a"}, {Goal: " \n"}}},
+		{name: "empty goal", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a"}, {Goal: " \n"}}},
 			code: plan.CodeInvalid, message: `step "2" has no goal`},
-		{name: "goal at limit", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{Goal: long(500)}}}, entry: "1"},
-		{name: "goal too long", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{Goal: long(501)}}},
+		{name: "goal at limit", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: long(500)}}}, entry: "1"},
+		{name: "goal too long", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: long(501)}}},
 			code: plan.CodeLimit, message: `the goal of step "1" is 501 characters; at most 500`},
-		{name: "16 tools", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{Goal: "a", RecommendedTools: tools(16)}}}, entry: "1"},
-		{name: "17 tools", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{Goal: "a", RecommendedTools: tools(17)}}},
+		{name: "16 tools", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a", RecommendedTools: tools(16)}}}, entry: "1"},
+		{name: "17 tools", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a", RecommendedTools: tools(17)}}},
 			code: plan.CodeLimit, message: `recommends 17 tools; at most 16`},
-		{name: "bad tool name", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{Goal: "a", RecommendedTools: []string{"ok", "no spaces"}}}},
-			code: plan.CodeInvalid, message: `the tool "no spaces"`},
-		{name: "empty tool name", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{Goal: "a", RecommendedTools: []string{""}}}},
-			code: plan.CodeInvalid, message: `the tool ""`},
-		{name: "invalid id", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{ID: "a b", Goal: "a"}}},
-			code: plan.CodeInvalid, message: `step 1 has the ID "a b": an ID is letters, digits`},
-		{name: "id too long", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{ID: strings.Repeat("a", 65), Goal: "a"}}},
-			code: plan.CodeInvalid, message: "an ID of 65 characters"},
-		{name: "reserved id", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{ID: "End", Goal: "a"}}},
-			code: plan.CodeInvalid, message: `"End", which is reserved for the terminal "end"`},
-		{name: "duplicate id", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{ID: "2", Goal: "a"}, {Goal: "b"}}},
-			code: plan.CodeDuplicate, message: `steps 1 and 2 both have the ID "2"`},
-		{name: "unknown target", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{Goal: "a", NextOnFailure: "clarify"}, {Goal: "b"}}},
+		{name: "bad tool name", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a", RecommendedTools: []string{"ok", "no spaces"}}}},
+			code: plan.CodeInvalid, message: `tool name "no spaces" is not valid`},
+		{name: "empty tool name", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a", RecommendedTools: []string{""}}}},
+			code: plan.CodeInvalid, message: `tool name "" is not valid`},
+		{name: "invalid id", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{ID: "a b", Goal: "a"}}},
+			code: plan.CodeInvalid, message: `step ID "a b" is not valid: use 1-64 characters`},
+		{name: "id too long", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{ID: strings.Repeat("a", 65), Goal: "a"}}},
+			code: plan.CodeInvalid, message: "is not valid: use 1-64 characters"},
+		{name: "reserved id", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{ID: "End", Goal: "a"}}},
+			code: plan.CodeInvalid, message: `step ID "End" is reserved`},
+		{name: "duplicate id", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{ID: "2", Goal: "a"}, {Goal: "b"}}},
+			code: plan.CodeDuplicate, message: `step ID "2" is used twice; the first step with this ID is step 1 of the list`},
+		{name: "unknown target", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a", NextOnFailure: "clarify"}, {Goal: "b"}}},
 			code: plan.CodeUnknownStep, message: `step "1": next_on_failure "clarify" names no step; valid targets: "1", "2", end, fail`},
-		{name: "unknown entry", in: plan.MakeInput{Template: &compiler.Template{Title: "t", Entry: "9", Steps: []compiler.TemplateStep{{ID: "1", Goal: "a"}}}},
+		{name: "unknown entry", in: plan.MakeInput{Template: &graph.Template{Title: "t", Entry: "9", Steps: []graph.Step{{ID: "1", Goal: "a"}}}},
 			code: plan.CodeUnknownStep, message: `the entry "9" names no step`},
-		{name: "cycle", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{Goal: "a"}, {Goal: "b"}, {Goal: "c", NextOnFailure: "2"}}},
+		{name: "cycle", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}, {Goal: "c", NextOnFailure: "2"}}},
 			code: plan.CodeCycle, message: "steps 2 -> 3 -> 2 form a loop; a plan must always move forward"},
-		{name: "self loop", in: plan.MakeInput{Title: "t", Steps: []plan.StepInput{{Goal: "a", NextOnFailure: "1"}}},
-			code: plan.CodeCycle, message: "step 1 leads back to itself (1 -> 1)"},
+		{name: "self loop", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a", NextOnFailure: "1"}}},
+			code: plan.CodeCycle, message: "step 1 leads back to itself; a plan must always move forward: send the retry to a new step or to fail; the loop: 1 on failure goes to 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -188,7 +188,7 @@ func TestMake(t *testing.T) {
 }
 
 func TestMakeNormalises(t *testing.T) {
-	p, _, err := plan.Make(nil, plan.MakeInput{Title: " Refund ", Steps: []plan.StepInput{
+	p, _, err := plan.Make(nil, plan.MakeInput{Title: " Refund ", Steps: []graph.Step{
 		{Goal: "  Find   both\ncharges. ", RecommendedTools: []string{"a", " b ", "a"}, Detail: " see policy \n"},
 	}}, "id", t0)
 	if err != nil {
@@ -204,6 +204,27 @@ func TestMakeNormalises(t *testing.T) {
 	}
 	if tpl.Steps[2].RecommendedTools == nil {
 		t.Errorf("recommended_tools must be [] in JSON, not null")
+	}
+}
+
+// TestMakeKeepsProvenance: where a version 2 compiler read a goal or an
+// edge from travels with the step into the plan and its JSON, and a v1
+// step writes none of it.
+func TestMakeKeepsProvenance(t *testing.T) {
+	tm := acat()
+	tm.Steps[1].GoalFrom = "bold lead phrase"
+	tm.Steps[1].SuccessFrom = "next step"
+	tm.Steps[1].FailureFrom = `prose "if that fails, go to step 4"`
+	p, _, err := plan.Make(nil, plan.MakeInput{Template: tm}, "id", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := p.Steps[1]; s.GoalFrom != tm.Steps[1].GoalFrom || s.SuccessFrom != tm.Steps[1].SuccessFrom || s.FailureFrom != tm.Steps[1].FailureFrom {
+		t.Errorf("provenance lost: %+v", s.Step)
+	}
+	js := jsonOf(t, p)
+	if !strings.Contains(js, `"goal_from":"bold lead phrase"`) || strings.Count(js, "goal_from") != 1 {
+		t.Errorf("plan JSON: %s", js)
 	}
 }
 
@@ -412,13 +433,13 @@ func TestChecklist(t *testing.T) {
 			update(plan.Changes{Fail: []string{"1", "2", "4"}}),
 			closeWith("the user did not answer", plan.Changes{}),
 		}},
-		{name: "nothing-in-progress", in: plan.MakeInput{Title: "Refund a duplicate charge", Steps: []plan.StepInput{
+		{name: "nothing-in-progress", in: plan.MakeInput{Title: "Refund a duplicate charge", Steps: []graph.Step{
 			{Goal: "Find both charges.", RecommendedTools: []string{"list_charges"}},
 			{Goal: "Refund the later one.", RecommendedTools: []string{"refund_charge", "notify"}},
 		}}, steps: []stepFn{
 			update(plan.Changes{Uncheck: []string{"1"}}),
 		}},
-		{name: "long-goals", in: plan.MakeInput{Title: "Long · goals", Steps: []plan.StepInput{
+		{name: "long-goals", in: plan.MakeInput{Title: "Long · goals", Steps: []graph.Step{
 			{ID: "collect", Goal: strings.Repeat("Collect the statements of every account the user holds with us ", 2), RecommendedTools: []string{"list_accounts"}},
 			{ID: "x", Goal: "Short.", RecommendedTools: []string{"a", "b"}, NextOnFailure: "u3"},
 			{ID: "u3", Goal: "Ünïcødé goal.", RecommendedTools: []string{"c"}, NextOnSuccess: "end"},

@@ -5,7 +5,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 )
 
 // Changes are the step lists of update_plan and close_plan. The IDs may
@@ -151,10 +151,10 @@ func Outcome(p *Plan) Status {
 	cur := p.Entry
 	// A valid plan has no cycles; the bound keeps a corrupt one finite.
 	for range len(p.Steps) + 1 {
-		if cur == compiler.End {
+		if cur == graph.End {
 			return StatusCompleted
 		}
-		if cur == compiler.Fail {
+		if cur == graph.Fail {
 			return StatusFailed
 		}
 		s := steps[cur]
@@ -170,8 +170,8 @@ func Outcome(p *Plan) Status {
 	end, fail := false, false
 	for i := range p.Steps {
 		next, ok := recordedEdge(&p.Steps[i])
-		end = end || ok && next == compiler.End
-		fail = fail || ok && next == compiler.Fail
+		end = end || ok && next == graph.End
+		fail = fail || ok && next == graph.Fail
 	}
 	switch {
 	case end && !fail:

@@ -16,6 +16,7 @@ import (
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/memory"
 	"github.com/skillc/skillc/store/sqlite"
+	"github.com/skillc/skillc/tools"
 )
 
 // The stdio benchmark re-executes this test binary as the server, so the
@@ -48,7 +49,7 @@ func runChild() int {
 		return 1
 	}
 	defer st.Close()
-	s, err := server.New(server.Options{Planner: &store.Planner{Store: st}, User: "bench", Session: "bench"})
+	s, err := server.New(server.Options{Planner: &tools.Planner{Store: st}, User: "bench", Session: "bench"})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -91,7 +92,7 @@ func inMemoryClient(b *testing.B, storeSpec string) *mcp.ClientSession {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	s, err := server.New(server.Options{Planner: &store.Planner{Store: st}, User: "bench", Session: "bench"})
+	s, err := server.New(server.Options{Planner: &tools.Planner{Store: st}, User: "bench", Session: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/graph"
+	"github.com/skillc/skillc/lint"
 	"github.com/skillc/skillc/skills"
 )
 
@@ -26,7 +27,7 @@ type Skill struct {
 	Source []byte
 	// Template is the compiled plan template; nil when the skill has
 	// compile errors (Errors says which).
-	Template *compiler.Template
+	Template *graph.Template
 	Errors   compiler.Diagnostics
 }
 
@@ -125,7 +126,7 @@ func compileSkill(file string, src []byte, folder string) (out *Skill) {
 	sk, diags := compiler.Compile(file, src, compiler.Options{})
 	// A skill whose graph loops or strands steps would seed a plan that
 	// cannot be followed: refuse it as `skillc compile` does.
-	out.Errors = graph.Errors(sk, diags)
+	out.Errors = lint.Errors(sk, diags)
 	if sk != nil {
 		if sk.Name != "" {
 			out.Name = sk.Name
@@ -167,7 +168,7 @@ func (c *Catalog) Names() []string {
 
 // seedTemplate returns the template make_plan(skill) copies, or an error a
 // model can act on: which skills exist, or why this one cannot seed a plan.
-func (c *Catalog) seedTemplate(name string) (*compiler.Template, error) {
+func (c *Catalog) seedTemplate(name string) (*graph.Template, error) {
 	sk, ok := c.byName[name]
 	if !ok {
 		if len(name) > 64 {
@@ -192,7 +193,7 @@ func (c *Catalog) seedTemplate(name string) (*compiler.Template, error) {
 
 // templateJSON is the skill's plan template as indented JSON, the shape
 // `skillc compile` prints.
-func templateJSON(t *compiler.Template) ([]byte, error) {
+func templateJSON(t *graph.Template) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")

@@ -22,12 +22,13 @@ import (
 
 	"github.com/skillc/skillc/skills"
 	"github.com/skillc/skillc/store"
+	"github.com/skillc/skillc/tools"
 )
 
 // Options configure a Server.
 type Options struct {
 	// Planner runs the four operations over the store. Required.
-	Planner *store.Planner
+	Planner *tools.Planner
 	// Catalog holds the workflow skills; nil offers none.
 	Catalog *Catalog
 	// User and Session fix the identity for every call (stdio). Over HTTP
@@ -43,7 +44,7 @@ type Options struct {
 // Server is the MCP server. One Server answers any number of sessions.
 type Server struct {
 	mcp     *mcp.Server
-	planner *store.Planner
+	planner *tools.Planner
 	catalog *Catalog
 	user    string
 	session string

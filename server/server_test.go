@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/internal/golden"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/server"
@@ -21,6 +22,7 @@ import (
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/memory"
 	"github.com/skillc/skillc/store/sqlite"
+	"github.com/skillc/skillc/tools"
 )
 
 var _ = golden.Update
@@ -49,8 +51,8 @@ func newEnv(t *testing.T, st store.Store, skillDirs ...string) *env {
 	return &env{t: t, store: st, catalog: cat}
 }
 
-func (e *env) planner() *store.Planner {
-	return &store.Planner{
+func (e *env) planner() *tools.Planner {
+	return &tools.Planner{
 		Store: e.store,
 		Now:   func() time.Time { return fixedNow },
 		NewID: func() string {
@@ -234,11 +236,11 @@ func TestMakeFromSteps(t *testing.T) {
 // TestToolErrors: every refusal is a tool result with isError and a
 // message that says what to do, nothing changes, and the server goes on.
 func TestToolErrors(t *testing.T) {
-	tooMany := make([]map[string]any, plan.MaxSteps+1)
+	tooMany := make([]map[string]any, graph.DefaultLimits().MaxSteps+1)
 	for i := range tooMany {
 		tooMany[i] = map[string]any{"goal": fmt.Sprintf("Step %d.", i+1)}
 	}
-	manyTools := make([]string, plan.MaxTools+1)
+	manyTools := make([]string, graph.DefaultLimits().MaxTools+1)
 	for i := range manyTools {
 		manyTools[i] = fmt.Sprintf("tool_%d", i)
 	}
@@ -262,8 +264,8 @@ func TestToolErrors(t *testing.T) {
 		{"reserved id", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"id": "end", "goal": "A."}}}, []string{`"end"`}, true},
 		{"cycle", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": "A."}, {"goal": "B.", "next_on_success": "1"}}}, []string{"1 -> 2 -> 1"}, true},
 		{"too many steps", nil, "make_plan", map[string]any{"title": "T", "steps": tooMany}, []string{"100"}, true},
-		{"title too long", nil, "make_plan", map[string]any{"title": strings.Repeat("t", plan.MaxTitleLen+1), "steps": []map[string]any{{"goal": "A."}}}, []string{"200"}, true},
-		{"goal too long", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": strings.Repeat("g", plan.MaxGoalLen+1)}}}, []string{"500"}, true},
+		{"title too long", nil, "make_plan", map[string]any{"title": strings.Repeat("t", graph.DefaultLimits().MaxTitleLen+1), "steps": []map[string]any{{"goal": "A."}}}, []string{"200"}, true},
+		{"goal too long", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": strings.Repeat("g", graph.DefaultLimits().MaxGoalLen+1)}}}, []string{"500"}, true},
 		{"too many tools", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": "A.", "recommended_tools": manyTools}}}, []string{"16"}, true},
 		{"unknown step", []string{"make"}, "update_plan", map[string]any{"check": []string{"7"}}, []string{`"7"`, `"1", "2"`}, false},
 		{"id twice", []string{"make"}, "update_plan", map[string]any{"check": []string{"1"}, "fail": []string{"1"}}, []string{`"1"`}, false},
@@ -505,7 +507,7 @@ description: Has a step pointing nowhere.
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	var got compiler.Template
+	var got graph.Template
 	if err := json.Unmarshal([]byte(rr.Contents[0].Text), &got); err != nil {
 		t.Fatal(err)
 	}

@@ -11,27 +11,16 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/plan"
-	"github.com/skillc/skillc/store"
+	"github.com/skillc/skillc/tools"
 )
-
-// StepArg is one step of make_plan's steps.
-type StepArg struct {
-	ID               string   `json:"id,omitempty" jsonschema:"the step's ID: 1-64 letters, digits, _ or -; end and fail are reserved. Default: the step's 1-based position in the list"`
-	Goal             string   `json:"goal" jsonschema:"what the step achieves, one short sentence (at most 500 characters), e.g. List ACAT transfers."`
-	RecommendedTools []string `json:"recommended_tools,omitempty" jsonschema:"names of the tools this step will call, at most 16, in the order you expect to call them"`
-	NextOnSuccess    string   `json:"next_on_success,omitempty" jsonschema:"where to go when the step succeeds (or is skipped): a step ID, end (the plan is done) or fail. Default: the next step in the list; after the last step, end"`
-	NextOnFailure    string   `json:"next_on_failure,omitempty" jsonschema:"where to go when the step fails: a step ID, end or fail (the plan has failed). Default: fail"`
-	SuccessLabel     string   `json:"success_label,omitempty" jsonschema:"a short name for the success edge shown in the checklist, e.g. one record"`
-	FailureLabel     string   `json:"failure_label,omitempty" jsonschema:"a short name for the failure edge shown in the checklist, e.g. many records"`
-	Detail           string   `json:"detail,omitempty" jsonschema:"notes for whoever carries the step out; kept with the step, not shown in the checklist"`
-}
 
 // MakePlanArgs is make_plan's input.
 type MakePlanArgs struct {
-	Title string    `json:"title,omitempty" jsonschema:"the plan's title, at most 200 characters, e.g. Refund a duplicate charge. Required with steps; with skill it replaces the skill's title"`
-	Steps []StepArg `json:"steps,omitempty" jsonschema:"the steps in order, at most 100 (three to eight is typical). Give steps or skill, not both"`
-	Skill string    `json:"skill,omitempty" jsonschema:"the name of a workflow skill to copy the steps from instead of writing them (the server's resources list them, e.g. acat-reimbursement)"`
+	Title string       `json:"title,omitempty" jsonschema:"the plan's title, at most 200 characters, e.g. Refund a duplicate charge. Required with steps; with skill it replaces the skill's title"`
+	Steps []graph.Step `json:"steps,omitempty" jsonschema:"the steps in order, at most 100 (three to eight is typical). Give steps or skill, not both"`
+	Skill string       `json:"skill,omitempty" jsonschema:"the name of a workflow skill to copy the steps from instead of writing them (the server's resources list them, e.g. acat-reimbursement)"`
 }
 
 // ViewPlanArgs is view_plan's input: nothing, the conversation is implied.
@@ -72,18 +61,9 @@ type PlanOutput struct {
 	Superseded *Superseded  `json:"superseded,omitempty" jsonschema:"the active plan this make_plan closed as cancelled, if any"`
 }
 
-// StepOutput is one step of PlanOutput.
-type StepOutput struct {
-	ID               string   `json:"id" jsonschema:"the step's ID"`
-	Goal             string   `json:"goal" jsonschema:"what the step achieves"`
-	RecommendedTools []string `json:"recommended_tools" jsonschema:"tools the step recommends"`
-	Status           string   `json:"status" jsonschema:"pending, in_progress, done, failed or skipped"`
-	NextOnSuccess    string   `json:"next_on_success" jsonschema:"where the plan goes when the step succeeds: a step ID, end or fail"`
-	NextOnFailure    string   `json:"next_on_failure" jsonschema:"where the plan goes when the step fails: a step ID, end or fail"`
-	SuccessLabel     string   `json:"success_label,omitempty" jsonschema:"the success edge's name"`
-	FailureLabel     string   `json:"failure_label,omitempty" jsonschema:"the failure edge's name"`
-	Detail           string   `json:"detail,omitempty" jsonschema:"notes for the step"`
-}
+// StepOutput is one step of PlanOutput: the plan's step, graph.Step with
+// its status.
+type StepOutput = plan.Step
 
 // Superseded names a plan that make_plan cancelled.
 type Superseded struct {
@@ -113,7 +93,16 @@ Send update_plan in the same turn as the next step's tool calls, not alone. For 
 func (s *Server) addTools() {
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name: "make_plan", Title: "Make a plan", Description: makePlanDesc,
-		InputSchema: inputSchema[MakePlanArgs](nil), OutputSchema: outputSchema(),
+		InputSchema: inputSchema[MakePlanArgs](func(sc *jsonschema.Schema) {
+			// One step shape for templates and input: in make_plan every
+			// field but goal may be left out (its default), and the line
+			// and provenance are the compiler's, not the model's.
+			items := sc.Properties["steps"].Items
+			items.Required = []string{"goal"}
+			for _, f := range []string{"line", "goal_from", "success_from", "failure_from"} {
+				delete(items.Properties, f)
+			}
+		}), OutputSchema: outputSchema(),
 	}, guard(s, "make_plan", s.makePlan))
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name: "view_plan", Title: "View the plan", Description: viewPlanDesc,
@@ -203,14 +192,7 @@ func (s *Server) makePlan(ctx context.Context, req *mcp.CallToolRequest, in Make
 	case len(in.Steps) == 0:
 		return nil, PlanOutput{}, errors.New("a plan needs steps: give title and steps (a list of {goal, recommended_tools, next_on_success, next_on_failure}), or skill with a workflow skill's name")
 	default:
-		mi.Steps = make([]plan.StepInput, len(in.Steps))
-		for i, st := range in.Steps {
-			mi.Steps[i] = plan.StepInput{
-				ID: st.ID, Goal: st.Goal, RecommendedTools: st.RecommendedTools,
-				NextOnSuccess: st.NextOnSuccess, NextOnFailure: st.NextOnFailure,
-				SuccessLabel: st.SuccessLabel, FailureLabel: st.FailureLabel, Detail: st.Detail,
-			}
-		}
+		mi.Steps = in.Steps
 	}
 	r, err := s.planner.Make(ctx, key, mi)
 	return s.result(r, err)
@@ -248,7 +230,7 @@ func (s *Server) closePlan(ctx context.Context, req *mcp.CallToolRequest, in Clo
 // the plan as structured content. A refused operation (*plan.Error) is
 // returned as is, since its message already says what to do; anything else
 // (the store failing) is said to be the server's fault, not the model's.
-func (s *Server) result(r *store.Result, err error) (*mcp.CallToolResult, PlanOutput, error) {
+func (s *Server) result(r *tools.Result, err error) (*mcp.CallToolResult, PlanOutput, error) {
 	if err != nil {
 		var pe *plan.Error
 		if errors.As(err, &pe) || errors.Is(err, context.Canceled) {
@@ -272,15 +254,10 @@ func toOutput(p *plan.Plan) PlanOutput {
 		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, ExpiresAt: p.ExpiresAt, Version: p.Version,
 	}
 	for i, st := range p.Steps {
-		tools := st.RecommendedTools
-		if tools == nil {
-			tools = []string{} // the schema says array; null would fail validation
+		if st.RecommendedTools == nil {
+			st.RecommendedTools = []string{} // the schema says array; null would fail validation
 		}
-		out.Steps[i] = StepOutput{
-			ID: st.ID, Goal: st.Goal, RecommendedTools: tools, Status: string(st.Status),
-			NextOnSuccess: st.NextOnSuccess, NextOnFailure: st.NextOnFailure,
-			SuccessLabel: st.SuccessLabel, FailureLabel: st.FailureLabel, Detail: st.Detail,
-		}
+		out.Steps[i] = st
 	}
 	return out
 }

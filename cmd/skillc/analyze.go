@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/skillc/skillc/compiler"
-	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/lint"
 )
 
@@ -45,7 +44,7 @@ func loadSkill(io *IOStreams, file, configPath string, maxSize int64) (*checkedS
 		}
 		return nil, usageError("cannot read %s: %v", path, err)
 	}
-	invalid := graph.Errors(s, diags)
+	invalid := lint.Errors(s, diags)
 	diags = lint.Check(s, diags, lint.Options{Config: cfg, MaxSize: maxSize})
 	sources := func(name string) []byte {
 		if name == s.Filename {

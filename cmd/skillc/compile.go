@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 )
 
 // CompileOptions are the flags and arguments of `skillc compile`.
@@ -98,7 +99,7 @@ func compileRun(opts *CompileOptions) error {
 
 // encodeTemplate prints a template as JSON (two-space indent) or YAML, each
 // ending in a newline.
-func encodeTemplate(t *compiler.Template, format string) ([]byte, error) {
+func encodeTemplate(t *graph.Template, format string) ([]byte, error) {
 	var b bytes.Buffer
 	if format == "yaml" {
 		enc := yaml.NewEncoder(&b)

@@ -96,7 +96,7 @@ func graphRun(opts *GraphOptions) error {
 		return err
 	}
 	s, diags, path := c.Skill, c.Diags, c.Path
-	g, gerr := graph.New(s)
+	g, gerr := graph.New(s.Template())
 
 	// Without steps there is nothing to draw; with a duplicate ID or an
 	// edge to an unknown step, a drawing would show a graph the author did

@@ -21,6 +21,7 @@ import (
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/skills"
 	"github.com/skillc/skillc/store"
+	"github.com/skillc/skillc/tools"
 )
 
 // PlanOptions are the flags every `skillc plan` command shares: which store,
@@ -274,18 +275,18 @@ func (o *PlanOptions) resolve() error {
 func (o *PlanOptions) key() store.Key { return store.Key{User: o.User, Session: o.Session} }
 
 // planner opens the store; the caller closes it.
-func (o *PlanOptions) planner() (*store.Planner, func(), error) {
+func (o *PlanOptions) planner() (*tools.Planner, func(), error) {
 	s, err := openStore(o.Ctx, o.Store, store.Options{TTL: o.TTL, Now: o.Now})
 	if err != nil {
 		// The store given cannot be used: like input that cannot be read.
 		return nil, nil, &exitError{code: exitUsage, err: err}
 	}
-	return &store.Planner{Store: s, Now: o.Now}, func() { s.Close() }, nil
+	return &tools.Planner{Store: s, Now: o.Now}, func() { s.Close() }, nil
 }
 
 // print writes a tool's result: the checklist, or the plan as JSON with
 // any notice on stderr so stdout stays one JSON value.
-func (o *PlanOptions) print(r *store.Result) error {
+func (o *PlanOptions) print(r *tools.Result) error {
 	if o.JSON {
 		if r.Notice != "" {
 			fmt.Fprintln(o.IO.ErrOut, r.Notice)
@@ -385,7 +386,7 @@ func planCloseRun(opts *PlanCloseOptions) error {
 // planSkillTemplate compiles the skill --skill names and returns its
 // template. A skill with errors (compiler or graph) is refused with its
 // diagnostics on stderr.
-func planSkillTemplate(opts *PlanMakeOptions) (*compiler.Template, error) {
+func planSkillTemplate(opts *PlanMakeOptions) (*graph.Template, error) {
 	var (
 		s     *compiler.Skill
 		diags compiler.Diagnostics
@@ -406,7 +407,7 @@ func planSkillTemplate(opts *PlanMakeOptions) (*compiler.Template, error) {
 		}
 		s, diags = compiler.Compile(file, data, compiler.Options{})
 	}
-	errs := graph.Errors(s, diags)
+	errs := lint.Errors(s, diags)
 	if len(errs) == 0 {
 		return s.Template(), nil
 	}
@@ -422,22 +423,10 @@ func planLooksLikeFile(arg string) bool {
 }
 
 // planStepsFile is the JSON --steps reads: an array of steps, or an object
-// with a title and steps; the extra fields of a compiled template are
-// accepted so `skillc compile` output can be fed back. Unknown fields are
+// with a title and steps: a template, graph's one shape, so `skillc
+// compile` output can be fed back. Unknown fields are
 // refused: a misspelt edge would otherwise silently take its default.
-type planStepsFile struct {
-	Format      int              `json:"format"`
-	Skill       string           `json:"skill"`
-	Title       string           `json:"title"`
-	Description string           `json:"description"`
-	Entry       string           `json:"entry"`
-	Steps       []planStepsEntry `json:"steps"`
-}
-
-type planStepsEntry struct {
-	plan.StepInput
-	Line int `json:"line"`
-}
+type planStepsFile = graph.Template
 
 // planReadSteps reads --steps (a file, or "-" for stdin).
 func planReadSteps(name string, stdin io.Reader) (plan.MakeInput, error) {
@@ -472,10 +461,7 @@ func planReadSteps(name string, stdin io.Reader) (plan.MakeInput, error) {
 	if err != nil {
 		return plan.MakeInput{}, usageError("%s:%v", name, planJSONError(data, err))
 	}
-	in := plan.MakeInput{Title: file.Title, Steps: make([]plan.StepInput, len(file.Steps))}
-	for i, s := range file.Steps {
-		in.Steps[i] = s.StepInput
-	}
+	in := plan.MakeInput{Title: file.Title, Steps: file.Steps}
 	if file.Entry != "" && len(file.Steps) > 0 && file.Entry != in.Steps[0].ID {
 		return plan.MakeInput{}, usageError("%s: entry %q is not the first step; a plan starts at its first step", name, file.Entry)
 	}

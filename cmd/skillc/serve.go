@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillc/skillc/server"
 	"github.com/skillc/skillc/store"
+	"github.com/skillc/skillc/tools"
 )
 
 // ServeOptions are the flags of `skillc serve`.
@@ -156,7 +157,7 @@ func serveRun(opts *ServeOptions) error {
 
 	logger := slog.New(slog.NewTextHandler(opts.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv, err := server.New(server.Options{
-		Planner: &store.Planner{Store: st},
+		Planner: &tools.Planner{Store: st},
 		Catalog: catalog, User: user, Session: session,
 		Logger: logger, Version: buildVersion(),
 	})

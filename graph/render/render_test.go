@@ -35,7 +35,7 @@ func compileGraph(t testing.TB, src string) *graph.Graph {
 	if diags.HasErrors() {
 		t.Fatalf("compile: %v", diags)
 	}
-	g, err := graph.New(s)
+	g, err := graph.New(s.Template())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,11 +12,13 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/postgres"
 	"github.com/skillc/skillc/store/postgres/pgtest"
 	"github.com/skillc/skillc/store/sqlite"
+	"github.com/skillc/skillc/tools"
 )
 
 // BenchmarkUpdates measures update_plan (Planner.Update: load, apply,
@@ -85,10 +87,10 @@ func BenchmarkUpdates(b *testing.B) {
 // uncheck), so every call is a real write of the whole plan.
 func benchUpdates(b *testing.B, s store.Store, sessions, writers int) {
 	ctx := context.Background()
-	pl := &store.Planner{Store: s}
-	steps := make([]plan.StepInput, 10)
+	pl := &tools.Planner{Store: s}
+	steps := make([]graph.Step, 10)
 	for i := range steps {
-		steps[i] = plan.StepInput{Goal: fmt.Sprintf("Do part %d of the work.", i+1), RecommendedTools: []string{"tool_" + strconv.Itoa(i+1)}}
+		steps[i] = graph.Step{Goal: fmt.Sprintf("Do part %d of the work.", i+1), RecommendedTools: []string{"tool_" + strconv.Itoa(i+1)}}
 	}
 	keys := make([]store.Key, sessions)
 	for i := range keys {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/internal/golden"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
@@ -63,7 +64,7 @@ func open(t *testing.T, opts postgres.Options) (*postgres.Store, string, string)
 func newPlan(title string) *plan.Plan {
 	return &plan.Plan{
 		ID: "p1", Title: title, Status: plan.StatusActive, Entry: "1",
-		Steps: []plan.Step{{ID: "1", Goal: "Do it.", Status: plan.StepInProgress, NextOnSuccess: "end", NextOnFailure: "fail"}},
+		Steps: []plan.Step{{Step: graph.Step{ID: "1", Goal: "Do it.", NextOnSuccess: "end", NextOnFailure: "fail"}, Status: plan.StepInProgress}},
 	}
 }
 

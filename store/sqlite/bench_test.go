@@ -12,16 +12,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/sqlite"
+	"github.com/skillc/skillc/tools"
 )
 
 // benchSteps is a plan of typical size: eight steps with a tool each.
-func benchSteps() []plan.StepInput {
-	steps := make([]plan.StepInput, 8)
+func benchSteps() []graph.Step {
+	steps := make([]graph.Step, 8)
 	for i := range steps {
-		steps[i] = plan.StepInput{Goal: fmt.Sprintf("Do part %d of the work, with care.", i+1), RecommendedTools: []string{"tool_" + strconv.Itoa(i)}}
+		steps[i] = graph.Step{Goal: fmt.Sprintf("Do part %d of the work, with care.", i+1), RecommendedTools: []string{"tool_" + strconv.Itoa(i)}}
 	}
 	return steps
 }
@@ -71,7 +73,7 @@ func BenchmarkUpdate(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			pl := &store.Planner{Store: s}
+			pl := &tools.Planner{Store: s}
 			for g := range sessions {
 				if _, err := pl.Make(ctx, store.Key{User: "u", Session: strconv.Itoa(g)}, plan.MakeInput{Title: "Bench", Steps: benchSteps()}); err != nil {
 					b.Fatal(err)

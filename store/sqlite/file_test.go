@@ -15,9 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/sqlite"
+	"github.com/skillc/skillc/tools"
 )
 
 func open(t *testing.T, path string) *sqlite.Store {
@@ -70,7 +72,7 @@ func TestMigrations(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "plans.db")
 	s := open(t, path)
 	ctx := context.Background()
-	p, _, err := plan.Make(nil, plan.MakeInput{Title: "kept", Steps: []plan.StepInput{{Goal: "a"}}}, "id", time.Now())
+	p, _, err := plan.Make(nil, plan.MakeInput{Title: "kept", Steps: []graph.Step{{Goal: "a"}}}, "id", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,18 +132,18 @@ func TestTwoStoresOneFile(t *testing.T) {
 	ctx := context.Background()
 	key := store.Key{User: "u", Session: "shared"}
 	const n = 40
-	steps := make([]plan.StepInput, n)
+	steps := make([]graph.Step, n)
 	for i := range steps {
 		steps[i].Goal = "step"
 	}
-	pa := &store.Planner{Store: a}
+	pa := &tools.Planner{Store: a}
 	if _, err := pa.Make(ctx, key, plan.MakeInput{Title: "shared", Steps: steps}); err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
 	for i := range n {
-		pl := &store.Planner{Store: []store.Store{a, b}[i%2]}
+		pl := &tools.Planner{Store: []store.Store{a, b}[i%2]}
 		wg.Go(func() {
 			_, err := pl.Update(ctx, key, plan.Changes{Check: []string{strconv.Itoa(i + 1)}})
 			errs <- err
@@ -241,7 +243,7 @@ func crashChild(path string) {
 	key := store.Key{User: "crash", Session: "s"}
 	w := bufio.NewWriter(os.Stdout)
 	for v := int64(0); ; v++ {
-		p, _, err := plan.Make(nil, plan.MakeInput{Title: fmt.Sprintf("write %d", v+1), Steps: []plan.StepInput{{Goal: strings.Repeat("x", 400)}}}, "id", time.Now())
+		p, _, err := plan.Make(nil, plan.MakeInput{Title: fmt.Sprintf("write %d", v+1), Steps: []graph.Step{{Goal: strings.Repeat("x", 400)}}}, "id", time.Now())
 		if err == nil {
 			err = s.Save(ctx, key, p, v)
 		}
@@ -254,17 +256,17 @@ func crashChild(path string) {
 	}
 }
 
-// TestStaleCache: each store remembers the last plan it saw, and another
-// process's writes must still win. Store a makes and caches a plan; b
-// closes it; a's update must see the close. Then b makes a new plan while
-// a still remembers the closed one; a's update must land on the new plan.
-func TestStaleCache(t *testing.T) {
+// TestOtherProcessWins: two stores on one file are two processes, and each
+// one's writes must be seen by the other. Store a makes a plan; b closes
+// it; a's update must see the close. Then b makes a new plan after a saw
+// the closed one; a's update must land on the new plan.
+func TestOtherProcessWins(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "plans.db")
 	a, b := open(t, path), open(t, path)
 	ctx := context.Background()
 	key := store.Key{User: "u", Session: "s"}
-	pa, pb := &store.Planner{Store: a}, &store.Planner{Store: b}
-	in := plan.MakeInput{Title: "first", Steps: []plan.StepInput{{Goal: "a"}, {Goal: "b"}}}
+	pa, pb := &tools.Planner{Store: a}, &tools.Planner{Store: b}
+	in := plan.MakeInput{Title: "first", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}}}
 	if _, err := pa.Make(ctx, key, in); err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +274,7 @@ func TestStaleCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := pa.Update(ctx, key, plan.Changes{Check: []string{"1"}}); plan.ErrorCode(err) != plan.CodeClosed {
-		t.Fatalf("update through a stale cache of an active plan: %v, want plan_closed", err)
+		t.Fatalf("update after another process closed the plan: %v, want plan_closed", err)
 	}
 	in.Title = "second"
 	if _, err := pb.Make(ctx, key, in); err != nil {
@@ -280,7 +282,7 @@ func TestStaleCache(t *testing.T) {
 	}
 	r, err := pa.Update(ctx, key, plan.Changes{Check: []string{"1"}})
 	if err != nil || r.Plan.Title != "second" || r.Plan.Version != 4 {
-		t.Fatalf("update through a stale cache of a closed plan: %+v, %v", r, err)
+		t.Fatalf("update after another process made a new plan: %+v, %v", r, err)
 	}
 	if got, err := b.Load(ctx, key); err != nil || got.Step("1").Status != plan.StepDone || got.Version != 4 {
 		t.Fatalf("b reads %+v, %v", got, err)

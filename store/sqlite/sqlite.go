@@ -24,7 +24,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
@@ -68,46 +67,9 @@ type Store struct {
 	write *sql.DB
 
 	load, insert, update *sql.Stmt
-
-	// cache holds the last plan this process read or wrote per session,
-	// decoded. A (version, expires_at) pair names one write of one plan
-	// (a new plan after expiry gets a later expires_at), so when the row
-	// still has the cached pair Load skips fetching and decoding the JSON,
-	// which is most of what a read costs. Other processes' writes change
-	// the version and are read in full.
-	mu    sync.Mutex
-	cache map[store.Key]cached
 }
 
-type cached struct {
-	version, expires int64
-	plan             *plan.Plan
-}
-
-// maxCached bounds the cache; past it the cache starts over, which costs
-// one full read per session.
-const maxCached = 4096
-
-func (s *Store) remember(key store.Key, p *plan.Plan, expires int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.cache) >= maxCached {
-		clear(s.cache)
-	}
-	s.cache[key] = cached{version: p.Version, expires: expires, plan: p}
-}
-
-func (s *Store) cached(key store.Key) (cached, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, ok := s.cache[key]
-	return c, ok
-}
-
-var (
-	_ store.Store  = (*Store)(nil)
-	_ store.Peeker = (*Store)(nil)
-)
+var _ store.Store = (*Store)(nil)
 
 // DefaultPath is $XDG_STATE_HOME/skillc/plans.db, or
 // ~/.local/state/skillc/plans.db when XDG_STATE_HOME is unset (the XDG
@@ -144,7 +106,7 @@ func Open(ctx context.Context, path string, opts store.Options) (*Store, error) 
 	}
 	f.Close()
 
-	s := &Store{opts: opts.WithDefaults(), path: abs, cache: make(map[store.Key]cached)}
+	s := &Store{opts: opts.WithDefaults(), path: abs}
 	base := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?" + url.Values{
 		"_pragma": {
 			fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()),
@@ -214,8 +176,7 @@ func (s *Store) migrate(ctx context.Context) error {
 func (s *Store) prepare(ctx context.Context) error {
 	var err error
 	if s.load, err = s.read.PrepareContext(ctx,
-		`SELECT version, expires_at, CASE WHEN version = ?4 AND expires_at = ?5 THEN NULL ELSE plan END
-		 FROM plans WHERE user_id = ?1 AND session_id = ?2 AND expires_at > ?3`); err != nil {
+		`SELECT version, expires_at, plan FROM plans WHERE user_id = ?1 AND session_id = ?2 AND expires_at > ?3`); err != nil {
 		return err
 	}
 	// expect 0: there must be no live plan; an expired row counts as none.
@@ -234,36 +195,18 @@ func (s *Store) prepare(ctx context.Context) error {
 	return nil
 }
 
-// Peek implements store.Peeker: the plan this process last read or wrote
-// for key, unless it has expired by the clock. Save's version check
-// guards against it being stale.
-func (s *Store) Peek(key store.Key) (*plan.Plan, bool) {
-	c, ok := s.cached(key)
-	if !ok || c.expires <= s.opts.Now().UnixNano() {
-		return nil, false
-	}
-	return c.plan.Clone(), true
-}
-
 // Load implements store.Store.
 func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 	var (
 		version, expires int64
 		data             []byte
 	)
-	c, hit := s.cached(key)
-	if !hit {
-		c.version = -1
-	}
-	err := s.load.QueryRowContext(ctx, key.User, key.Session, s.opts.Now().UnixNano(), c.version, c.expires).Scan(&version, &expires, &data)
+	err := s.load.QueryRowContext(ctx, key.User, key.Session, s.opts.Now().UnixNano()).Scan(&version, &expires, &data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, store.ErrNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load plan: %w", err)
-	}
-	if data == nil && hit && version == c.version && expires == c.expires {
-		return c.plan.Clone(), nil
 	}
 	p := new(plan.Plan)
 	if err := json.Unmarshal(data, p); err != nil {
@@ -272,7 +215,6 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 	// The columns are the truth; the JSON copy is for people reading the file.
 	p.Version = version
 	p.ExpiresAt = time.Unix(0, expires).UTC()
-	s.remember(key, p.Clone(), expires)
 	return p, nil
 }
 
@@ -303,7 +245,6 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect in
 		return store.ErrConflict
 	}
 	p.Version, p.ExpiresAt = c.Version, c.ExpiresAt
-	s.remember(key, p.Clone(), c.ExpiresAt.UnixNano())
 	return nil
 }
 

@@ -20,8 +20,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
+	"github.com/skillc/skillc/tools"
 )
 
 // Opener returns a new, empty store that reads time from clock and keeps
@@ -60,7 +62,7 @@ type env struct {
 	ctx   context.Context
 	clock *Clock
 	s     store.Store
-	pl    *store.Planner
+	pl    *tools.Planner
 }
 
 func newEnv(t *testing.T, open Opener) *env {
@@ -74,17 +76,17 @@ func newEnv(t *testing.T, open Opener) *env {
 	})
 	n := 0
 	var mu sync.Mutex
-	return &env{t: t, ctx: context.Background(), clock: c, s: s, pl: &store.Planner{
+	return &env{t: t, ctx: context.Background(), clock: c, s: s, pl: &tools.Planner{
 		Store: s, Now: c.Now,
 		NewID: func() string { mu.Lock(); defer mu.Unlock(); n++; return "plan-" + strconv.Itoa(n) },
 	}}
 }
 
 // steps returns n steps, each going on to the next.
-func steps(n int) []plan.StepInput {
-	out := make([]plan.StepInput, n)
+func steps(n int) []graph.Step {
+	out := make([]graph.Step, n)
 	for i := range out {
-		out[i] = plan.StepInput{Goal: fmt.Sprintf("Do part %d.", i+1), RecommendedTools: []string{"tool_" + strconv.Itoa(i+1)}}
+		out[i] = graph.Step{Goal: fmt.Sprintf("Do part %d.", i+1), RecommendedTools: []string{"tool_" + strconv.Itoa(i+1)}}
 	}
 	return out
 }
@@ -138,7 +140,7 @@ func Run(t *testing.T, open Opener) {
 
 	t.Run("SaveLoadRoundTrip", func(t *testing.T) {
 		e := newEnv(t, open)
-		p := e.newPlan("Round trip · ünïcødé \"quotes\"", plan.MaxSteps)
+		p := e.newPlan("Round trip · ünïcødé \"quotes\"", graph.DefaultLimits().MaxSteps)
 		p.Steps[3].Detail = "line one\nline two\t<tab> & \u2028"
 		p.Skill = "some-skill"
 		if err := e.s.Save(e.ctx, alice, p, 0); err != nil {
@@ -415,7 +417,7 @@ func Run(t *testing.T, open Opener) {
 			t.Fatalf("close without a plan: %v", err)
 		}
 		// A refused make stores nothing.
-		bad := plan.MakeInput{Title: "loop", Steps: []plan.StepInput{{Goal: "a", NextOnSuccess: "9"}}}
+		bad := plan.MakeInput{Title: "loop", Steps: []graph.Step{{Goal: "a", NextOnSuccess: "9"}}}
 		if _, err := e.pl.Make(e.ctx, alice, bad); plan.ErrorCode(err) != plan.CodeUnknownStep {
 			t.Fatalf("make with an unknown target: %v", err)
 		}

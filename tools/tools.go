@@ -1,4 +1,8 @@
-package store
+// Package tools runs the four plan tools (make_plan, view_plan, update_plan,
+// close_plan) over a store: what the command line and the MCP server share.
+// They differ only in where the key comes from and how the result is
+// printed. Like plan and store it links no markdown.
+package tools
 
 import (
 	"context"
@@ -9,13 +13,13 @@ import (
 	"time"
 
 	"github.com/skillc/skillc/plan"
+	"github.com/skillc/skillc/store"
 )
 
-// Planner runs the four plan tools over a Store for one caller at a time.
-// It is what the CLI and the MCP server share: they differ only in where
-// the key comes from and how the result is printed.
+// Planner runs the four plan tools over a store.Store for one caller at a
+// time.
 type Planner struct {
-	Store Store
+	Store store.Store
 	// Now stamps created_at and updated_at; nil means time.Now.
 	Now func() time.Time
 	// NewID names a new plan; nil means 16 random hex digits.
@@ -68,10 +72,10 @@ func result(p, superseded *plan.Plan) *Result {
 
 // Make starts the session's plan (make_plan). An active plan already there
 // is closed as superseded and replaced; nothing is stored if in is refused.
-func (pl *Planner) Make(ctx context.Context, key Key, in plan.MakeInput) (*Result, error) {
+func (pl *Planner) Make(ctx context.Context, key store.Key, in plan.MakeInput) (*Result, error) {
 	id := pl.newID()
 	var superseded *plan.Plan
-	p, err := Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
+	p, err := store.Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
 		p, sup, err := plan.Make(cur, in, id, pl.now())
 		superseded = sup
 		return p, err
@@ -84,9 +88,9 @@ func (pl *Planner) Make(ctx context.Context, key Key, in plan.MakeInput) (*Resul
 
 // View returns the session's latest plan, active or closed (view_plan).
 // Without one it returns a *plan.Error with plan.CodeNoPlan.
-func (pl *Planner) View(ctx context.Context, key Key) (*Result, error) {
+func (pl *Planner) View(ctx context.Context, key store.Key) (*Result, error) {
 	p, err := pl.Store.Load(ctx, key)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, noPlan()
 	}
 	if err != nil {
@@ -96,8 +100,8 @@ func (pl *Planner) View(ctx context.Context, key Key) (*Result, error) {
 }
 
 // Update records step outcomes (update_plan).
-func (pl *Planner) Update(ctx context.Context, key Key, ch plan.Changes) (*Result, error) {
-	p, err := Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
+func (pl *Planner) Update(ctx context.Context, key store.Key, ch plan.Changes) (*Result, error) {
+	p, err := store.Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
 		if cur == nil {
 			return nil, noPlan()
 		}
@@ -111,8 +115,8 @@ func (pl *Planner) Update(ctx context.Context, key Key, ch plan.Changes) (*Resul
 
 // Close records step outcomes and closes the plan in one write
 // (close_plan). An empty status is derived from the path.
-func (pl *Planner) Close(ctx context.Context, key Key, note string, status plan.Status, ch plan.Changes) (*Result, error) {
-	p, err := Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
+func (pl *Planner) Close(ctx context.Context, key store.Key, note string, status plan.Status, ch plan.Changes) (*Result, error) {
+	p, err := store.Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
 		if cur == nil {
 			return nil, noPlan()
 		}

@@ -1,0 +1,144 @@
+package graph
+
+import (
+	"strconv"
+	"strings"
+)
+
+// FormatVersion is the version of the skill format and of plan templates.
+const FormatVersion = 1
+
+// Terminal step IDs. They are reserved: no step may take them, in any case.
+const (
+	End  = "end"
+	Fail = "fail"
+)
+
+// EdgeKind tells the success edge from the failure edge.
+type EdgeKind int
+
+const (
+	Success EdgeKind = iota
+	Failure
+)
+
+func (k EdgeKind) String() string {
+	if k == Failure {
+		return "failure"
+	}
+	return "success"
+}
+
+// Field is the template field of an edge of this kind, as messages about
+// a template name it.
+func (k EdgeKind) Field() string {
+	if k == Failure {
+		return "next_on_failure"
+	}
+	return "next_on_success"
+}
+
+// Template is a step graph as a plan template (FORMAT.md §5): what the
+// compiler makes of a skill and exactly what make_plan accepts, so a
+// compiled skill seeds an agent's plan unchanged. Field order is the JSON
+// order, and the tags are those of `skillc compile`'s output.
+type Template struct {
+	Format      int    `json:"format" yaml:"format"`
+	Skill       string `json:"skill" yaml:"skill"`
+	Title       string `json:"title" yaml:"title"`
+	Description string `json:"description" yaml:"description"`
+	Entry       string `json:"entry" yaml:"entry"`
+	Steps       []Step `json:"steps" yaml:"steps"`
+}
+
+// Step is THE step shape: one step of a template, of make_plan's input,
+// of the CLI's steps file, and (with a status) of a plan. Every field but
+// Goal may be left out of an input; Defaults fills in what the format
+// implies. The jsonschema tags are what an agent reads in make_plan's
+// input schema.
+type Step struct {
+	ID               string   `json:"id" yaml:"id" jsonschema:"the step's ID: 1-64 letters, digits, _ or -; end and fail are reserved. Default: the step's 1-based position in the list"`
+	Goal             string   `json:"goal" yaml:"goal" jsonschema:"what the step achieves, one short sentence (at most 500 characters), e.g. List ACAT transfers."`
+	RecommendedTools []string `json:"recommended_tools" yaml:"recommended_tools" jsonschema:"names of the tools this step will call, at most 16, in the order you expect to call them"`
+	NextOnSuccess    string   `json:"next_on_success" yaml:"next_on_success" jsonschema:"where to go when the step succeeds (or is skipped): a step ID, end (the plan is done) or fail. Default: the next step in the list; after the last step, end"`
+	NextOnFailure    string   `json:"next_on_failure" yaml:"next_on_failure" jsonschema:"where to go when the step fails: a step ID, end or fail (the plan has failed). Default: fail"`
+	SuccessLabel     string   `json:"success_label" yaml:"success_label" jsonschema:"a short name for the success edge shown in the checklist, e.g. one record"`
+	FailureLabel     string   `json:"failure_label" yaml:"failure_label" jsonschema:"a short name for the failure edge shown in the checklist, e.g. many records"`
+	Detail           string   `json:"detail" yaml:"detail" jsonschema:"notes for whoever carries the step out; kept with the step, not shown in the checklist"`
+	// Line is the line of the skill the step was compiled from, 0 for a
+	// step an agent wrote.
+	Line int `json:"line" yaml:"line" jsonschema:"the line of the skill the step was compiled from; leave it out"`
+
+	// Where a version 2 inference came from (FORMAT.md §6): the phrase or
+	// rule the compiler read the goal or an edge from. Empty for what a
+	// version 1 skill writes out, so v1 templates are unchanged.
+	GoalFrom    string `json:"goal_from,omitempty" yaml:"goal_from,omitempty" jsonschema:"where the compiler read the goal from, for a version 2 inference; leave it out"`
+	SuccessFrom string `json:"success_from,omitempty" yaml:"success_from,omitempty" jsonschema:"where the compiler read the success edge from, for a version 2 inference; leave it out"`
+	FailureFrom string `json:"failure_from,omitempty" yaml:"failure_from,omitempty" jsonschema:"where the compiler read the failure edge from, for a version 2 inference; leave it out"`
+}
+
+// Next is the step's edge of the given kind.
+func (s *Step) Next(k EdgeKind) string {
+	if k == Failure {
+		return s.NextOnFailure
+	}
+	return s.NextOnSuccess
+}
+
+// Label is the step's label for the edge of the given kind.
+func (s *Step) Label(k EdgeKind) string {
+	if k == Failure {
+		return s.FailureLabel
+	}
+	return s.SuccessLabel
+}
+
+// Defaults fills in, in place, what the format leaves unwritten
+// (FORMAT.md §3, DESIGN.md §2): an empty ID is the step's 1-based
+// position, an empty edge takes DefaultNext, an empty entry is the first
+// step. The compiler and plan.Make call it; New reads an unfilled template
+// through the same rules without changing it. A template without steps
+// keeps its empty entry.
+func (t *Template) Defaults() {
+	for i := range t.Steps {
+		if t.Steps[i].ID == "" {
+			t.Steps[i].ID = strconv.Itoa(i + 1)
+		}
+	}
+	for i := range t.Steps {
+		s := &t.Steps[i]
+		if s.NextOnSuccess == "" {
+			s.NextOnSuccess = t.DefaultNext(i, Success)
+		}
+		if s.NextOnFailure == "" {
+			s.NextOnFailure = t.DefaultNext(i, Failure)
+		}
+	}
+	t.Entry = t.EntryID()
+}
+
+// DefaultNext is where step i goes on an edge of kind k that is not
+// written: on success the next step (after the last: end), on failure
+// fail.
+func (t *Template) DefaultNext(i int, k EdgeKind) string {
+	switch {
+	case k == Failure:
+		return Fail
+	case i+1 < len(t.Steps):
+		return t.Steps[i+1].ID
+	}
+	return End
+}
+
+// EntryID is the entry step's ID: Entry, else the first step's, else "".
+func (t *Template) EntryID() string {
+	if t.Entry == "" && len(t.Steps) > 0 {
+		return t.Steps[0].ID
+	}
+	return t.Entry
+}
+
+// IsTerminal reports whether id is end or fail, in any case.
+func IsTerminal(id string) bool {
+	return strings.EqualFold(id, End) || strings.EqualFold(id, Fail)
+}
