@@ -11,10 +11,6 @@ import (
 	"syscall"
 )
 
-// errNotRegular marks a path that exists but is no regular file (a FIFO, a
-// device, a socket, a folder), so callers can tell it from a missing one.
-var errNotRegular = errors.New("not a regular file")
-
 // readSkill reads the skill file at path for a run over the folder root,
 // under the catalog's one policy:
 //   - only a regular file is read: a FIFO or a device is refused from its
@@ -40,7 +36,7 @@ func readSkill(path, root string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: it became %s while being opened", errNotRegular, kind(st.Mode()))
+		return nil, fmt.Errorf("it became %s while being opened; a skill is read only from a regular file", kind(st.Mode()))
 	}
 	return readBounded(f, st.Size(), limit)
 }
@@ -60,7 +56,7 @@ func admit(path, root string) (string, error) {
 			return "", fmt.Errorf("it is a symlink to %q, which cannot be followed: %v", link, unwrapPath(err))
 		}
 		if !inside(resolved, root) {
-			return "", fmt.Errorf("it is a symlink to %q, outside the folder %q being read; skillc follows only links that stay inside it: copy the file in, or name it directly", resolved, displayRoot(root))
+			return "", fmt.Errorf("it is a symlink to %q, outside the folder %q being read; skillc follows only links that stay inside it: copy the file in, or name the file it points to", resolved, displayRoot(root))
 		}
 		if fi, err = os.Stat(resolved); err != nil {
 			return "", err
@@ -68,7 +64,7 @@ func admit(path, root string) (string, error) {
 		target = resolved
 	}
 	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%w: it is %s; a skill is read only from a regular file", errNotRegular, kind(fi.Mode()))
+		return "", fmt.Errorf("it is %s; a skill is read only from a regular file", kind(fi.Mode()))
 	}
 	return target, nil
 }
