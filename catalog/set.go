@@ -18,6 +18,17 @@ import (
 // name so a team can replace it.
 type Set struct {
 	byName map[string]*Skill
+	empty  []string
+}
+
+// EmptyDirs lists the folders given to LoadSet in which no skill was
+// found: worth a warning, since a typo'd path otherwise only shows as a
+// skill that is not there.
+func (s *Set) EmptyDirs() []string {
+	if s == nil {
+		return nil
+	}
+	return s.empty
 }
 
 // LoadSet reads the shipped workflow skills and walks dirs for skills,
@@ -43,7 +54,15 @@ func LoadSet(dirs []string, opts lint.Options) (*Set, error) {
 			return nil, fmt.Errorf("skills folder %q is not a folder: --skills names a folder of <name>/SKILL.md skills", dir)
 		}
 	}
-	files, problems := find(dirs, opts.Config)
+	var files []file
+	var problems compiler.Diagnostics
+	for _, dir := range dirs {
+		found, probs := find([]string{dir}, opts.Config)
+		if len(found) == 0 && len(probs) == 0 {
+			s.empty = append(s.empty, dir)
+		}
+		files, problems = append(files, found...), append(problems, probs...)
+	}
 	fromDirs := map[string]string{}
 	for _, r := range loadAll(files, opts) {
 		if r.problem != nil {

@@ -33,6 +33,9 @@ func LoadCatalog(dirs []string, opts lint.Options) (*Catalog, error) {
 // Lookup returns the skill called name.
 func (c *Catalog) Lookup(name string) (*catalog.Skill, bool) { return c.set.Lookup(name) }
 
+// EmptyDirs lists the --skills folders that held no skill.
+func (c *Catalog) EmptyDirs() []string { return c.set.EmptyDirs() }
+
 // Names lists the skills, sorted.
 func (c *Catalog) Names() []string { return c.set.Names() }
 

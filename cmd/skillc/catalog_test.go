@@ -48,6 +48,7 @@ func TestCatalogPolicy(t *testing.T) {
 		why, lintWhy, nameWhy string
 		serve                 serveWant
 		serveWhy              string
+		serveWarns            string // on stderr, when serve starts
 	}{
 		{name: "regular file", setup: func(t *testing.T, s string) { writeTestFile(t, filepath.Join(s, "SKILL.md"), skillSrc) },
 			lintCode: 0, oneCode: 0, serve: seeds},
@@ -82,7 +83,8 @@ func TestCatalogPolicy(t *testing.T) {
 		}, config: "rules:\n  missing-when-to-use: error\n", lintCode: 1, oneCode: 1, why: "[missing-when-to-use]", serve: listsNotSeeds},
 		{name: "folder with no skill", setup: func(t *testing.T, s string) { writeTestFile(t, filepath.Join(s, "README.md"), "# Notes\n") },
 			lintCode: 0, oneCode: 2, lintWhy: "no skills found in", why: "no SKILL.md (or skill.md) in folder",
-			nameWhy: `no skill named "s"`, serve: neither, serveWhy: `no workflow skill named \"s\"`},
+			nameWhy: `no skill named "s"`, serve: neither, serveWhy: `no workflow skill named \"s\"`,
+			serveWarns: `warning: no skills found in --skills "`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,6 +133,9 @@ func TestCatalogPolicy(t *testing.T) {
 			made := srv.ask(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"make_plan","arguments":{"skill":"s"}}}`)
 			if err := srv.exit(); err != nil {
 				t.Fatalf("serve: %v", err)
+			}
+			if warned := srv.errOut.String(); tt.serveWarns != "" && !strings.Contains(warned, tt.serveWarns+root) || tt.serveWarns == "" && warned != "" {
+				t.Errorf("serve's stderr: want %q, got:\n%s", tt.serveWarns, warned)
 			}
 			listed := strings.Contains(list, `"uri":"skill://s"`)
 			refused := strings.Contains(made, `"isError":true`)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillc/skillc/catalog"
 	"github.com/skillc/skillc/lint"
 	"github.com/skillc/skillc/server"
 	"github.com/skillc/skillc/store"
@@ -152,9 +153,12 @@ func serveRun(opts *ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	catalog, err := server.LoadCatalog(opts.SkillDirs, lint.Options{Config: cfg})
+	offered, err := server.LoadCatalog(opts.SkillDirs, lint.Options{Config: cfg})
 	if err != nil {
 		return usageError("%v", err)
+	}
+	for _, dir := range offered.EmptyDirs() {
+		fmt.Fprintf(opts.IO.ErrOut, "skillc: warning: no skills found in --skills %q: it is searched for %s (or %s) files, as skillc lint searches it\n", dir, catalog.FileName, catalog.LowerFileName)
 	}
 	st, err := openStore(ctx, opts.Store, store.Options{TTL: opts.TTL})
 	if err != nil {
@@ -165,7 +169,7 @@ func serveRun(opts *ServeOptions) error {
 	logger := slog.New(slog.NewTextHandler(opts.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv, err := server.New(server.Options{
 		Planner: &store.Planner{Store: st},
-		Catalog: catalog, User: user, Session: session,
+		Catalog: offered, User: user, Session: session,
 		Logger: logger, Version: buildVersion(),
 	})
 	if err != nil {
