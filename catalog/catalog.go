@@ -155,19 +155,22 @@ func maxSize(opts lint.Options) int64 {
 	return opts.MaxSize
 }
 
-// Lint finds the skills under paths (see Find's rules in find) and lints
-// each, in parallel, bounded by opts.Workers. A path that cannot be read
-// becomes an unreadable finding; the run goes on. Files are sorted by path.
+// Lint finds the skills under paths (as find walks them) and lints each,
+// in parallel, bounded by opts.Workers. A path that cannot be read becomes
+// an unreadable finding; the run goes on. Files are sorted by path.
 func Lint(paths []string, opts lint.Options) *lint.Result {
 	files, problems := find(paths, opts.Config)
-	res := &lint.Result{}
-	for _, r := range loadAll(files, opts) {
-		if r.problem != nil {
-			res.Files = append(res.Files, &lint.File{Path: r.problem.Range.Filename, Diags: compiler.Diagnostics{*r.problem}, Unreadable: true})
-			continue
+	res := &lint.Result{Files: make([]*lint.File, len(files))}
+	// Each file is cut down to what the report needs as soon as it is
+	// judged: keeping every compiled skill until the end would hold a
+	// large run's whole IR in memory (2.5x the peak RSS on 2,000 skills).
+	loadEach(files, opts, func(i int, sk *Skill, problem *compiler.Diagnostic) {
+		if problem != nil {
+			res.Files[i] = &lint.File{Path: problem.Range.Filename, Diags: compiler.Diagnostics{*problem}, Unreadable: true}
+			return
 		}
-		res.Files = append(res.Files, &lint.File{Path: r.skill.File, Source: r.skill.Skill.Source, Diags: r.skill.Diags})
-	}
+		res.Files[i] = &lint.File{Path: sk.File, Source: sk.Skill.Source, Diags: sk.Diags}
+	})
 	for _, p := range problems {
 		res.Files = append(res.Files, &lint.File{Path: p.Range.Filename, Diags: compiler.Diagnostics{p}, Unreadable: true})
 	}
@@ -175,20 +178,15 @@ func Lint(paths []string, opts lint.Options) *lint.Result {
 	return res
 }
 
-// loaded is one file of a run: its skill, or why it could not be read.
-type loaded struct {
-	skill   *Skill
-	problem *compiler.Diagnostic
-}
-
-// loadAll reads and judges files in parallel, keeping their order.
-func loadAll(files []file, opts lint.Options) []loaded {
+// loadEach reads and judges files in parallel, bounded by opts.Workers
+// (0: one per CPU), and hands each to done with its index: its skill, or
+// why it could not be read. done runs on the workers, for distinct i.
+func loadEach(files []file, opts lint.Options, done func(i int, sk *Skill, problem *compiler.Diagnostic)) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
 	workers = max(1, min(workers, len(files)))
-	out := make([]loaded, len(files))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
@@ -198,10 +196,10 @@ func loadAll(files []file, opts lint.Options) []loaded {
 				src, err := readSkill(f.path, f.root, maxSize(opts))
 				if err != nil {
 					d := unreadable(f.path, err)
-					out[i].problem = &d
+					done(i, nil, &d)
 					continue
 				}
-				out[i].skill = judge(f.path, src, opts)
+				done(i, judge(f.path, src, opts), nil)
 			}
 		})
 	}
@@ -210,7 +208,6 @@ func loadAll(files []file, opts lint.Options) []loaded {
 	}
 	close(jobs)
 	wg.Wait()
-	return out
 }
 
 func sortFiles(files []*lint.File) {

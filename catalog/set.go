@@ -63,13 +63,15 @@ func LoadSet(dirs []string, opts lint.Options) (*Set, error) {
 		}
 		files, problems = append(files, found...), append(problems, probs...)
 	}
+	loaded := make([]*Skill, len(files))
+	unread := make([]*compiler.Diagnostic, len(files))
+	loadEach(files, opts, func(i int, sk *Skill, problem *compiler.Diagnostic) { loaded[i], unread[i] = sk, problem })
 	fromDirs := map[string]string{}
-	for _, r := range loadAll(files, opts) {
-		if r.problem != nil {
-			problems = append(problems, *r.problem)
+	for i, sk := range loaded {
+		if unread[i] != nil {
+			problems = append(problems, *unread[i])
 			continue
 		}
-		sk := r.skill
 		if prev, ok := fromDirs[sk.Name]; ok {
 			return nil, fmt.Errorf("two skills named %q: %s and %s; rename one (the name is the frontmatter name, or the folder name)", sk.Name, prev, sk.File)
 		}

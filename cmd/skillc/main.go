@@ -15,20 +15,20 @@ func main() {
 // Linting is a short batch job that allocates much (every file's markdown
 // tree) and keeps little (sources and findings). Whole-process
 // `/usr/bin/time -v skillc lint`, 10 paired rounds, medians, load average
-// 2-7 on 2 cores (CPU is user+sys):
+// 7 on 2 shared cores (CPU is user+sys):
 //
 //	input                         GOGC=200    Go defaults  GOGC=200 + 64 MiB soft limit
-//	2,000 skills of 20 steps      0.55 s CPU  0.61 s       1.06 s
-//	                              152 MB RSS  137 MB       99 MB
-//	one skill of 100,000 steps    0.47 s CPU  0.51 s       1.12 s
-//	                              228 MB RSS  222 MB       181 MB
+//	2,000 skills of 20 steps      0.45 s CPU  0.53 s       0.45 s
+//	                              60 MB RSS   48 MB        57 MB
+//	one skill of 100,000 steps    0.48 s CPU  0.53 s       1.18 s
+//	                              230 MB RSS  222 MB       181 MB
 //
-// No soft memory limit: one below the live heap (a large run holds more
-// than 64 MiB) makes the collector run back to back, which doubled the CPU
-// above and made lint super-linear in the size of a skill (100,000 steps
-// cost 16x 10,000; 6.7x without the limit, where startup dominates the
-// 10,000). Other commands, `skillc serve` above all, keep Go's defaults,
-// and so does a run with GOGC or GOMEMLIMIT set.
+// No soft memory limit: once the live heap passes it (one large skill
+// holds more than 64 MiB) the collector runs back to back, which made lint
+// super-linear in the size of a skill: 100,000 steps cost 16.8x the CPU of
+// 10,000 with the limit, 6.9x without (where process start-up dominates
+// the 10,000). Other commands, `skillc serve` above all, keep Go's
+// defaults, and so does a run with GOGC or GOMEMLIMIT set.
 func tuneGC(args []string) {
 	if len(args) == 0 || args[0] != "lint" || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
