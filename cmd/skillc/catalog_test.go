@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -66,7 +65,7 @@ func TestCatalogPolicy(t *testing.T) {
 			if err := os.MkdirAll(s, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := syscall.Mkfifo(filepath.Join(s, "SKILL.md"), 0o644); err != nil {
+			if err := makeFIFO(filepath.Join(s, "SKILL.md")); err != nil {
 				t.Skip("no FIFOs here:", err)
 			}
 		}, lintCode: 2, oneCode: 2, why: "it is a named pipe (FIFO); a skill is read only from a regular file", serve: refusesToStart},
