@@ -2,10 +2,7 @@ package compiler
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -133,61 +130,6 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 	}
 	c.diags.Sort()
 	return c.skill, c.diags
-}
-
-// CompileFile reads and compiles the file at path. It reads at most
-// MaxSize+1 bytes, so an oversized file is reported without being loaded.
-// The error is only for a file that cannot be read at all.
-func CompileFile(path string, opts Options) (*Skill, Diagnostics, error) {
-	src, err := readBounded(path, opts.maxSize())
-	if err != nil {
-		return nil, nil, err
-	}
-	s, diags := Compile(path, src, opts)
-	return s, diags, nil
-}
-
-// readBounded reads at most one byte over max (max < 0: no limit): enough
-// for Compile to say the file is too large, without slurping a huge one.
-// The buffer is sized from Stat, as os.ReadFile does, so linting many small
-// files does not grow each buffer from 512 bytes; the size is only a hint
-// (the file may change, or be a pipe), so reading still goes on to EOF.
-func readBounded(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err == nil && st.IsDir() {
-		return nil, errors.New("is a directory, not a skill file")
-	}
-	var r io.Reader = f
-	if max >= 0 {
-		r = io.LimitReader(f, max+1)
-	}
-	size := 512
-	if err == nil && st.Mode().IsRegular() {
-		n := st.Size()
-		if max >= 0 {
-			n = min(n, max+1)
-		}
-		size = int(min(n, 64<<20)) + 1 // +1 to see EOF without growing
-	}
-	b := make([]byte, 0, size)
-	for {
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-	}
 }
 
 func (c *compilation) report(d Diagnostic) {
@@ -359,9 +301,11 @@ func (c *compilation) identify(doc ast.Node) {
 }
 
 // isSkillFile reports whether path names a SKILL.md, whose folder is the
-// skill's name.
+// skill's name. A lowercase skill.md counts too: the catalog reads one from
+// a folder without a SKILL.md, as the reference validator skills-ref does.
 func isSkillFile(path string) bool {
-	return filepath.Base(path) == "SKILL.md"
+	base := filepath.Base(path)
+	return base == "SKILL.md" || base == "skill.md"
 }
 
 // folderName is the name of the folder holding path, or "" when it cannot

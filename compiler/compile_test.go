@@ -273,44 +273,6 @@ func TestTooLargeMessage(t *testing.T) {
 	}
 }
 
-func TestCompileFile(t *testing.T) {
-	dir := t.TempDir()
-	good := filepath.Join(dir, "good.md")
-	if err := os.WriteFile(good, []byte("# G\n\n1. Go.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, diags, err := compiler.CompileFile(good, compiler.Options{})
-	if err != nil || len(diags) != 0 || len(s.Steps) != 1 || s.Name != "good" {
-		t.Fatalf("good: %v %v %+v", err, diags, s)
-	}
-
-	// A sparse 1 GiB file: CompileFile must stop reading after MaxSize+1
-	// bytes and report the size, not load it.
-	big := filepath.Join(dir, "big.md")
-	f, err := os.Create(big)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(1 << 30); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	s, diags, err = compiler.CompileFile(big, compiler.Options{MaxSize: 1 << 20})
-	if err != nil || hasRule(diags, "file-too-large") == nil {
-		t.Fatalf("big: %v %v", err, diags)
-	}
-	if len(s.Source) > 1<<20+1 {
-		t.Errorf("kept %d bytes", len(s.Source))
-	}
-
-	if _, _, err := compiler.CompileFile(filepath.Join(dir, "missing.md"), compiler.Options{}); !os.IsNotExist(err) {
-		t.Errorf("missing file: %v", err)
-	}
-	if _, _, err := compiler.CompileFile(dir, compiler.Options{}); err == nil {
-		t.Error("a directory compiled")
-	}
-}
-
 // TestCorpus compiles every real skill in /work/shared/corpus (written by
 // other people): each one compiles or gets diagnostics, with ranges inside
 // the file. What was found is kept as a golden summary to review.

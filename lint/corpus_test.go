@@ -2,30 +2,10 @@ package lint
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"github.com/skillc/skillc/compiler"
-	"github.com/skillc/skillc/internal/golden"
 )
-
-// TestCorpus lints the real skills in /work/shared/corpus (written by other
-// people) and keeps what it reports as a golden file to review: every
-// finding there must be right. Skipped when the corpus is absent.
-func TestCorpus(t *testing.T) {
-	const dir = "../../shared/corpus"
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("no corpus at", dir)
-	}
-	res := Lint([]string{dir}, Options{})
-	if len(res.Files) < 20 {
-		t.Fatalf("linted %d files", len(res.Files))
-	}
-	var b bytes.Buffer
-	WriteText(&b, res.Diagnostics(), res.Sources(), TextOptions{})
-	WriteSummary(&b, res, TextOptions{})
-	golden.Check(t, "../testdata/lint/corpus.txt", b.Bytes())
-}
 
 // TestBadInput: input the compiler refuses still gives findings, never a
 // panic.

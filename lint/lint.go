@@ -2,12 +2,6 @@ package lint
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"os"
-	"runtime"
-	"sort"
-	"sync"
 
 	"github.com/skillc/skillc/compiler"
 )
@@ -17,8 +11,8 @@ type Options struct {
 	Config *Config
 	// MaxSize is passed to the compiler; 0 is its default.
 	MaxSize int64
-	// Workers bounds how many files are linted at once; 0 means
-	// runtime.NumCPU().
+	// Workers bounds how many files are linted at once (catalog.Lint);
+	// 0 means runtime.NumCPU().
 	Workers int
 }
 
@@ -80,66 +74,6 @@ func (r *Result) Count() (errs, warns, infos int) {
 		}
 	}
 	return
-}
-
-// Lint expands paths (see Expand), then lints every file in parallel,
-// bounded by Options.Workers. A path that cannot be read becomes an
-// unreadable finding; the run goes on.
-func Lint(paths []string, opts Options) *Result {
-	files, problems := Expand(paths, opts.Config)
-	res := LintFiles(files, opts)
-	for _, p := range problems {
-		res.Files = append(res.Files, &File{Path: p.Range.Filename, Diags: compiler.Diagnostics{p}, Unreadable: true})
-	}
-	sort.SliceStable(res.Files, func(i, j int) bool { return res.Files[i].Path < res.Files[j].Path })
-	return res
-}
-
-// LintFiles lints the named files, in parallel, in the given order.
-func LintFiles(files []string, opts Options) *Result {
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
-	workers = max(1, min(workers, len(files)))
-	out := make([]*File, len(files))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := range jobs {
-				out[i] = LintFile(files[i], opts)
-			}
-		})
-	}
-	for i := range files {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	return &Result{Files: out}
-}
-
-// LintFile reads and lints one file.
-func LintFile(path string, opts Options) *File {
-	sk, diags, err := compiler.CompileFile(path, compiler.Options{MaxSize: opts.MaxSize})
-	if err != nil {
-		return &File{Path: path, Unreadable: true, Diags: compiler.Diagnostics{unreadable(path, err)}}
-	}
-	return &File{Path: path, Source: sk.Source, Diags: Check(sk, diags, opts)}
-}
-
-func unreadable(path string, err error) compiler.Diagnostic {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return compiler.Diagnostic{
-		Severity: compiler.SeverityError,
-		Rule:     RuleUnreadable.ID,
-		Summary:  fmt.Sprintf("cannot read %q: %v", path, err),
-		Range:    compiler.Range{Filename: path},
-	}
 }
 
 // LintSource lints one skill's bytes: compile, then Check. The result is

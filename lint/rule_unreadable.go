@@ -10,9 +10,12 @@ var RuleUnreadable = &Rule{
 	Source:   "driver",
 	Summary:  "a file or folder could not be read",
 	Doc: `A path named on the command line, or found while walking a folder, could not
-be read (missing, no permission). It is reported like any finding so the rest
-of the run goes on, and the run then exits with status 2. It cannot be
-disabled.
+be read (missing, no permission), or is refused by the file policy every
+command shares: only regular files are read (a FIFO or a device is never
+opened for reading), and a symlink only when it resolves inside the folder
+being read (for a file named directly: its folder). It is reported like any
+finding so the rest of the run goes on, and the run then exits with status
+2. It cannot be disabled.
 
 Bad:
     skillc lint skils/      (a typo)

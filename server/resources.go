@@ -19,30 +19,35 @@ func templateURI(name string) string { return "skill://" + name + "/template.jso
 func (s *Server) addResources() error {
 	for _, name := range s.catalog.Names() {
 		sk, _ := s.catalog.Lookup(name)
-		desc := sk.Description
-		if sk.Template == nil {
+		tpl := sk.Template()
+		desc := sk.Skill.Description
+		if tpl == nil {
 			desc += " (does not compile, so make_plan cannot seed from it: see its errors with skillc lint)"
 		} else {
 			desc += fmt.Sprintf(" Seed a plan from it with make_plan(skill: %q).", name)
 		}
-		md := sk.Source
-		s.mcp.AddResource(&mcp.Resource{
-			URI: skillURI(name), Name: name, Title: sk.Title, Description: desc,
-			MIMEType: "text/markdown", Size: int64(len(md)),
-		}, s.guardResource(func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
-				URI: req.Params.URI, MIMEType: "text/markdown", Text: string(md),
-			}}}, nil
-		}))
-		if sk.Template == nil {
+		// A file over the size limit was not read whole (its Source is
+		// nil): a resource of part of it would mislead, so there is none,
+		// and make_plan(skill) says why.
+		if md := sk.Skill.Source; md != nil {
+			s.mcp.AddResource(&mcp.Resource{
+				URI: skillURI(name), Name: name, Title: sk.Skill.Title, Description: desc,
+				MIMEType: "text/markdown", Size: int64(len(md)),
+			}, s.guardResource(func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
+					URI: req.Params.URI, MIMEType: "text/markdown", Text: string(md),
+				}}}, nil
+			}))
+		}
+		if tpl == nil {
 			continue
 		}
-		js, err := templateJSON(sk.Template)
+		js, err := templateJSON(tpl)
 		if err != nil {
 			return fmt.Errorf("skill %q: template: %w", name, err)
 		}
 		s.mcp.AddResource(&mcp.Resource{
-			URI: templateURI(name), Name: name + "/template.json", Title: sk.Title + " (plan template)",
+			URI: templateURI(name), Name: name + "/template.json", Title: sk.Skill.Title + " (plan template)",
 			Description: fmt.Sprintf("The compiled steps of skill %q: what make_plan(skill: %q) copies.", name, name),
 			MIMEType:    "application/json", Size: int64(len(js)),
 		}, s.guardResource(func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

@@ -57,7 +57,7 @@ func New(opts Options) (*Server, error) {
 		return nil, errors.New("server: no planner")
 	}
 	if opts.Catalog == nil {
-		opts.Catalog = &Catalog{byName: map[string]*Skill{}}
+		opts.Catalog = &Catalog{}
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -16,6 +16,7 @@ import (
 	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/internal/golden"
+	"github.com/skillc/skillc/lint"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/server"
 	"github.com/skillc/skillc/skills"
@@ -44,7 +45,7 @@ func newEnv(t *testing.T, st store.Store, skillDirs ...string) *env {
 	if st == nil {
 		st = memory.New(store.Options{Now: func() time.Time { return fixedNow }})
 	}
-	cat, err := server.LoadCatalog(skillDirs)
+	cat, err := server.LoadCatalog(skillDirs, lint.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -535,20 +536,20 @@ func TestCatalogErrors(t *testing.T) {
 	body := "---\nname: twin\ndescription: d\n---\n# T\n\n1. A.\n"
 	writeSkill(t, dir, "a/twin", body)
 	writeSkill(t, dir, "b/twin", body)
-	if _, err := server.LoadCatalog([]string{dir}); err == nil || !strings.Contains(err.Error(), `two skills named "twin"`) {
+	if _, err := server.LoadCatalog([]string{dir}, lint.Options{}); err == nil || !strings.Contains(err.Error(), `two skills named "twin"`) {
 		t.Errorf("duplicate names: %v", err)
 	}
-	if _, err := server.LoadCatalog([]string{filepath.Join(dir, "missing")}); err == nil {
+	if _, err := server.LoadCatalog([]string{filepath.Join(dir, "missing")}, lint.Options{}); err == nil {
 		t.Error("a missing skills folder was accepted")
 	}
 	// A folder skill overrides the shipped one of the same name.
 	over := t.TempDir()
 	writeSkill(t, over, "acat-reimbursement", "---\nname: acat-reimbursement\ndescription: ours\n---\n# Ours\n\n1. Only step.\n")
-	cat, err := server.LoadCatalog([]string{over})
+	cat, err := server.LoadCatalog([]string{over}, lint.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sk, _ := cat.Lookup("acat-reimbursement"); sk.Description != "ours" || len(sk.Template.Steps) != 1 {
+	if sk, _ := cat.Lookup("acat-reimbursement"); sk.Skill.Description != "ours" || len(sk.Template().Steps) != 1 {
 		t.Errorf("override not used: %+v", sk)
 	}
 }

@@ -1,61 +1,45 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
+	"github.com/skillc/skillc/catalog"
 	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/lint"
 )
 
-// checkedSkill is a compiled skill with every diagnostic `skillc lint` would
-// report on it.
-type checkedSkill struct {
-	Path  string
-	Skill *compiler.Skill
-	// Diags are the findings as configured: what was printed.
-	Diags compiler.Diagnostics
-	// Invalid are the compiler's and the graph's errors as they found them,
-	// whatever the config says: a skill with any is no valid template, and a
-	// config that turns the rule off or down cannot make it one.
-	Invalid compiler.Diagnostics
-}
-
-// loadSkill reads one skill for `skillc compile` and `skillc graph`: FILE,
-// or FILE/SKILL.md for a folder. It compiles it, completes its diagnostics
-// with the same checks and configuration as `skillc lint` (so a tool missing
-// from allowed-tools stops a template as it fails a lint run), and prints
-// them to stderr. An unreadable file or a broken config is a usage error.
-func loadSkill(io *IOStreams, file, configPath string, maxSize int64) (*checkedSkill, error) {
+// loadSkill reads one skill for `skillc compile`, `skillc graph` and
+// `skillc plan make --skill FILE`: FILE, or a folder's SKILL.md (else
+// skill.md), through the catalog, so every command reads it under the same
+// file policy and judges it with the same checks and configuration as
+// `skillc lint` (a tool missing from allowed-tools stops a template as it
+// fails a lint run). It prints the findings to stderr. An unreadable file
+// or a broken config is a usage error.
+func loadSkill(io *IOStreams, file, configPath string, maxSize int64) (*catalog.Skill, error) {
 	cfg, err := loadConfig(io, configPath, ".")
 	if err != nil {
 		return nil, err
 	}
-	path := file
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "SKILL.md")
-	}
-	s, diags, err := compiler.CompileFile(path, compiler.Options{MaxSize: maxSize})
+	c, err := catalog.Load(file, lint.Options{Config: cfg, MaxSize: maxSize})
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, usageError("no such file %q", path)
-		}
-		return nil, usageError("cannot read %s: %v", path, err)
+		return nil, usageError("%v", err)
 	}
-	invalid := lint.Errors(s, diags)
-	diags = lint.Check(s, diags, lint.Options{Config: cfg, MaxSize: maxSize})
+	if err := writeFindings(io, c.Skill, c.Diags); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// writeFindings prints diags of s to stderr, quoting its lines.
+func writeFindings(io *IOStreams, s *compiler.Skill, diags compiler.Diagnostics) error {
 	sources := func(name string) []byte {
 		if name == s.Filename {
 			return s.Source
 		}
 		return nil
 	}
-	if err := lint.WriteText(io.ErrOut, diags, sources, lint.TextOptions{Color: io.ColorErr}); err != nil {
-		return nil, err
-	}
-	return &checkedSkill{Path: path, Skill: s, Diags: diags, Invalid: invalid}, nil
+	return lint.WriteText(io.ErrOut, diags, sources, lint.TextOptions{Color: io.ColorErr})
 }
 
 // loadConfig reads the lint configuration: configPath, else .skillc.yaml
@@ -86,18 +70,21 @@ func loadConfig(io *IOStreams, configPath, workDir string) (*lint.Config, error)
 }
 
 // refuse reports why no template or drawing can be made from c, or "".
-func (c *checkedSkill) refuse(what string) string {
+// Which skills are refused is catalog.Skill.Errors; this says it for a
+// person who has just read the findings above.
+func refuse(c *catalog.Skill, what string) string {
+	errs := c.Errors()
 	switch {
+	case len(errs) == 0:
+		return ""
 	case c.Diags.HasErrors():
-		return fmt.Sprintf("%s: no %s written: fix the errors above first", c.Path, what)
+		return fmt.Sprintf("%s: no %s written: fix the errors above first", c.File, what)
 	case len(c.Invalid) > 0:
 		d := c.Invalid[0]
 		return fmt.Sprintf("%s: no %s written: %s: %s [%s] (the config turned this rule down, but it still makes the skill invalid)",
-			c.Path, what, d.Range, d.Summary, d.Rule)
-	case len(c.Skill.Steps) == 0:
-		return fmt.Sprintf("%s: no %s written: the skill has no steps (write them as a numbered list or as \"## Step 1: ...\" headings)", c.Path, what)
+			c.File, what, d.Range, d.Summary, d.Rule)
 	}
-	return ""
+	return fmt.Sprintf("%s: no %s written: the skill has no steps (write them as a numbered list or as \"## Step 1: ...\" headings)", c.File, what)
 }
 
 func plural(n int, one, many string) string {

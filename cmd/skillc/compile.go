@@ -79,11 +79,11 @@ func compileRun(opts *CompileOptions) error {
 	if err != nil {
 		return err
 	}
-	if why := c.refuse("template"); why != "" {
+	if why := refuse(c, "template"); why != "" {
 		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s\n", why)
 		return silentExit(exitFindings)
 	}
-	out, err := encodeTemplate(c.Skill.Template(), opts.Format)
+	out, err := encodeTemplate(c.Template(), opts.Format)
 	if err != nil {
 		return err
 	}

@@ -95,7 +95,7 @@ func graphRun(opts *GraphOptions) error {
 	if err != nil {
 		return err
 	}
-	s, diags, path := c.Skill, c.Diags, c.Path
+	s, diags, path := c.Skill, c.Diags, c.File
 	g, gerr := graph.New(s.Template())
 
 	// Without steps there is nothing to draw; with a duplicate ID or an

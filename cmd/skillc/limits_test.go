@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skillc/skillc/lint"
 	"github.com/skillc/skillc/server"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/memory"
@@ -75,7 +76,7 @@ func TestLimitsAgree(t *testing.T) {
 	for _, tt := range tests {
 		limitSkill(t, dir, tt.name, tt.title, tt.goal, tt.tools, tt.steps)
 	}
-	cat, err := server.LoadCatalog([]string{dir})
+	cat, err := server.LoadCatalog([]string{dir}, lint.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillc/skillc/catalog"
 	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/lint"
 )
@@ -41,10 +44,12 @@ func NewCmdLint(io *IOStreams, runF func(*LintOptions) error) *cobra.Command {
 		Long: `Lint workflow skills: every compiler and graph check plus the lint rules
 (skillc rules lists them; skillc explain RULE documents one).
 
-A folder is walked for SKILL.md files (skipping .git, node_modules and the
-config's ignore globs); a file is linted as given. Without a path, the current
-folder is linted. Configuration comes from .skillc.yaml, found upward from the
-working folder, or from --config.
+A folder is walked for SKILL.md files, or a skill.md where a folder has no
+SKILL.md (skipping .git, node_modules and the config's ignore globs); a file
+is linted as given. Only regular files are read, symlinks only when they stay
+inside the folder given, at most --max-size bytes each. Without a path, the
+current folder is linted. Configuration comes from .skillc.yaml, found upward
+from the working folder, or from --config.
 
 Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 on
 bad usage, a broken config, or a path that could not be read.`,
@@ -93,7 +98,13 @@ func lintRun(opts *LintOptions) error {
 			paths = []string{opts.WorkDir}
 		}
 	}
-	res := lint.Lint(paths, lint.Options{Config: cfg, MaxSize: opts.MaxSize})
+	res := catalog.Lint(paths, lint.Options{Config: cfg, MaxSize: opts.MaxSize})
+	if len(res.Files) == 0 {
+		// Still exit 0 (an empty folder has no problems), but say so: a
+		// typo'd folder or a misnamed file must not pass as "no problems".
+		fmt.Fprintf(io.ErrOut, "skillc: no skills found in %s: a folder is searched for %s (or %s) files; name a markdown file to lint it whatever its name\n",
+			strings.Join(quoteAll(paths), ", "), catalog.FileName, catalog.LowerFileName)
+	}
 
 	switch opts.Format {
 	case "json":
@@ -129,4 +140,12 @@ func lintWorkDir(opts *LintOptions) string {
 		return opts.WorkDir
 	}
 	return "."
+}
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = strconv.Quote(v)
+	}
+	return out
 }

@@ -15,11 +15,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/catalog"
 	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/lint"
 	"github.com/skillc/skillc/plan"
-	"github.com/skillc/skillc/skills"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/tools"
 )
@@ -45,8 +44,10 @@ type PlanMakeOptions struct {
 	*PlanOptions
 	Skill     string
 	SkillDirs []string
-	Title     string
-	StepsFile string
+	// ConfigPath is --config; empty means .skillc.yaml found upward.
+	ConfigPath string
+	Title      string
+	StepsFile  string
 }
 
 // PlanViewOptions are the flags of `skillc plan view`.
@@ -123,8 +124,10 @@ reason on stderr and changes nothing.`,
 cancelled ("superseded") and replaced.
 
 --skill names a workflow skill: a shipped one (skillc ships acat-reimbursement),
-one under a --skills folder (<dir>/<name>/SKILL.md, which wins over a shipped
-one), or a markdown file. It is compiled first; a skill with errors is refused.
+one found under a --skills folder (by its name, as skillc serve offers it; it
+wins over a shipped one), or a markdown file or skill folder. It is compiled
+and judged as skillc lint judges it, with the same config; a skill with
+errors is refused.
 
 --steps reads JSON ("-" for stdin): an array of steps, or an object with
 "title" and "steps" (a template from skillc compile works too). Each step has
@@ -151,7 +154,8 @@ the next step (after the last: end), a missing failure edge fail.`,
 		},
 	}
 	makeCmd.Flags().StringVar(&mk.Skill, "skill", "", "workflow skill to seed the plan from: a `NAME` or a markdown FILE")
-	makeCmd.Flags().StringArrayVar(&mk.SkillDirs, "skills", nil, "folder of skills (<dir>/<name>/SKILL.md) searched before the shipped ones (repeatable)")
+	makeCmd.Flags().StringArrayVar(&mk.SkillDirs, "skills", nil, "folder walked for skills (<dir>/<name>/SKILL.md) that override the shipped ones (repeatable)")
+	makeCmd.Flags().StringVarP(&mk.ConfigPath, "config", "c", "", "lint config `FILE` the skill is judged by (default: .skillc.yaml found upward from the working folder)")
 	makeCmd.Flags().StringVar(&mk.Title, "title", "", "the plan's title (with --skill: instead of the skill's)")
 	makeCmd.Flags().StringVar(&mk.StepsFile, "steps", "", "JSON `FILE` of steps, or - for stdin")
 
@@ -383,37 +387,36 @@ func planCloseRun(opts *PlanCloseOptions) error {
 	return opts.print(r)
 }
 
-// planSkillTemplate compiles the skill --skill names and returns its
-// template. A skill with errors (compiler or graph) is refused with its
-// diagnostics on stderr.
+// planSkillTemplate loads the skill --skill names through the catalog,
+// as compile and serve load it (same file policy, same config), and
+// returns its template. A skill with errors is refused with them on stderr.
 func planSkillTemplate(opts *PlanMakeOptions) (*graph.Template, error) {
-	var (
-		s     *compiler.Skill
-		diags compiler.Diagnostics
-	)
+	cfg, err := loadConfig(opts.IO, opts.ConfigPath, ".")
+	if err != nil {
+		return nil, err
+	}
+	lopts := lint.Options{Config: cfg}
+	var sk *catalog.Skill
 	if planLooksLikeFile(opts.Skill) {
-		path := opts.Skill
-		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			path = filepath.Join(path, "SKILL.md")
-		}
-		var err error
-		if s, diags, err = compiler.CompileFile(path, compiler.Options{}); err != nil {
+		if sk, err = catalog.Load(opts.Skill, lopts); err != nil {
 			return nil, usageError("%v", err)
 		}
 	} else {
-		data, file, err := skills.Find(opts.Skill, opts.SkillDirs)
+		set, err := catalog.LoadSet(opts.SkillDirs, lopts)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
-		s, diags = compiler.Compile(file, data, compiler.Options{})
+		var ok bool
+		if sk, ok = set.Lookup(opts.Skill); !ok {
+			return nil, usageError("no skill named %q (the skills are: %s; add folders with --skills DIR)", opts.Skill, strings.Join(set.Names(), ", "))
+		}
 	}
-	errs := lint.Errors(s, diags)
+	errs := sk.Errors()
 	if len(errs) == 0 {
-		return s.Template(), nil
+		return sk.Template(), nil
 	}
-	src := func(string) []byte { return s.Source }
-	_ = lint.WriteText(opts.IO.ErrOut, errs, src, lint.TextOptions{Color: opts.IO.ColorErr})
-	return nil, &exitError{code: exitFindings, err: fmt.Errorf("skill %q has %d error(s): fix them (skillc lint) before making a plan from it", s.Name, len(errs))}
+	_ = writeFindings(opts.IO, sk.Skill, errs)
+	return nil, &exitError{code: exitFindings, err: fmt.Errorf("skill %q has %d error(s): fix them (skillc lint) before making a plan from it", sk.Name, len(errs))}
 }
 
 // planLooksLikeFile tells a path from a skill name: names have no

@@ -277,7 +277,7 @@ func TestPlanMakeFromSkillFiles(t *testing.T) {
 	}
 	loop := write("loop/SKILL.md", "---\nname: loop\ndescription: d\n---\n# Loop\n\n1. Try.\n   - on failure: 2\n2. Retry.\n   - on failure: 1\n")
 	c.refused(1, `skill "loop" has`, with("make", "--skill", filepath.Dir(loop))...)
-	c.refused(2, "no such file or directory", with("make", "--skill", filepath.Join(dir, "missing.md"))...)
+	c.refused(2, `no such file "`, with("make", "--skill", filepath.Join(dir, "missing.md"))...)
 	c.refused(1, "there is no plan in this session", with("view")...)
 
 	// A folder given with --skills wins over the shipped skill of that name.

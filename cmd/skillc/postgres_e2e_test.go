@@ -35,18 +35,14 @@ const (
 	pgE2ETokenBob   = "bob-token-0123456789abcdef00"
 )
 
-// pgE2EBinary builds the real skillc binary into the test's temporary
-// folder, removed when the test ends.
+// pgE2EBinary is the skillc binary the servers run: this test binary,
+// which TestMain puts on $PATH as skillc (no go build).
 func pgE2EBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("builds the skillc binary and starts servers")
+		t.Skip("starts servers")
 	}
-	bin := filepath.Join(t.TempDir(), "skillc")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/skillc: %v\n%s", err, out)
-	}
-	return bin
+	return skillcOnPath(t)
 }
 
 var pgE2EServing = regexp.MustCompile(`serving MCP on (http://\S+)`)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillc/skillc/catalog"
+	"github.com/skillc/skillc/lint"
 	"github.com/skillc/skillc/server"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/tools"
@@ -28,6 +30,8 @@ type ServeOptions struct {
 	User      string
 	Session   string
 	SkillDirs []string
+	// ConfigPath is --config; empty means .skillc.yaml found upward.
+	ConfigPath string
 
 	HTTP         string
 	Tokens       string
@@ -84,7 +88,8 @@ several servers can share one (--store postgres://...).`,
 	f.DurationVar(&opts.TTL, "ttl", store.DefaultTTL, "how long a plan lives after its last change")
 	f.StringVar(&opts.User, "user", "", "the user plans belong to (default $SKILLC_USER); over HTTP only without --tokens")
 	f.StringVar(&opts.Session, "session", "", "the conversation, stdio only (default $SKILLC_SESSION)")
-	f.StringArrayVar(&opts.SkillDirs, "skills", nil, "a folder walked for SKILL.md workflow skills (repeatable); they override shipped ones of the same name")
+	f.StringArrayVar(&opts.SkillDirs, "skills", nil, "a folder walked for SKILL.md workflow skills, as skillc lint walks it (repeatable); they override shipped ones of the same name")
+	f.StringVarP(&opts.ConfigPath, "config", "c", "", "lint config `FILE` the skills are judged by (default: .skillc.yaml found upward from the working folder)")
 	f.StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on ADDR (host:port) at /mcp instead of stdio")
 	f.StringVar(&opts.Tokens, "tokens", "", `bearer tokens file for --http: lines "TOKEN USER"`)
 	f.Int64Var(&opts.MaxBodyBytes, "max-body", server.DefaultMaxBodyBytes, "largest request accepted, in bytes (an HTTP body or a stdio line)")
@@ -145,9 +150,16 @@ func serveRun(opts *ServeOptions) error {
 		}
 	}
 
-	catalog, err := server.LoadCatalog(opts.SkillDirs)
+	cfg, err := loadConfig(opts.IO, opts.ConfigPath, ".")
+	if err != nil {
+		return err
+	}
+	offered, err := server.LoadCatalog(opts.SkillDirs, lint.Options{Config: cfg})
 	if err != nil {
 		return usageError("%v", err)
+	}
+	for _, dir := range offered.EmptyDirs() {
+		fmt.Fprintf(opts.IO.ErrOut, "skillc: warning: no skills found in --skills %q: it is searched for %s (or %s) files, as skillc lint searches it\n", dir, catalog.FileName, catalog.LowerFileName)
 	}
 	st, err := openStore(ctx, opts.Store, store.Options{TTL: opts.TTL})
 	if err != nil {
@@ -158,7 +170,7 @@ func serveRun(opts *ServeOptions) error {
 	logger := slog.New(slog.NewTextHandler(opts.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv, err := server.New(server.Options{
 		Planner: &tools.Planner{Store: st},
-		Catalog: catalog, User: user, Session: session,
+		Catalog: offered, User: user, Session: session,
 		Logger: logger, Version: buildVersion(),
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
-package lint
+package catalog
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -9,27 +10,54 @@ import (
 	"strings"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/lint"
 )
 
-// SkillFileName is the file a folder argument is searched for.
-const SkillFileName = "SKILL.md"
+// The file a skill folder holds. A folder without a SKILL.md but with a
+// lowercase skill.md is read from that, as the reference validator
+// (skills-ref) does; SKILL.md wins when both exist.
+const (
+	FileName      = "SKILL.md"
+	LowerFileName = "skill.md"
+)
 
-// skippedDirs are never walked into.
+// skippedDirs are never walked into: they hold tooling, not skills.
 var skippedDirs = map[string]bool{".git": true, "node_modules": true}
 
-// Expand turns command-line paths into the files to lint, sorted and
-// without duplicates. A folder is walked for SKILL.md files, skipping .git,
-// node_modules and the config's ignore globs; a file is linted as given,
-// whatever its name, unless an ignore glob matches it. Paths that cannot be
-// read come back as unreadable findings.
-func Expand(paths []string, cfg *Config) ([]string, compiler.Diagnostics) {
+// file is a skill file to read, with the folder its symlinks must stay in.
+type file struct {
+	path, root string
+}
+
+// skillFileIn returns the skill file of the folder dir: SKILL.md, else
+// skill.md. Any entry of that name counts, whatever its type, so a FIFO
+// named SKILL.md is found here and refused by readSkill with a reason.
+func skillFileIn(dir string) (string, bool) {
+	for _, name := range []string{FileName, LowerFileName} {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
+			// On a case-insensitive file system both names find the same
+			// file; the name as it is spelt on disk is what it is called.
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// find turns paths into the skill files to read, sorted and without
+// duplicates. A folder is walked for SKILL.md (or skill.md) files, skipping
+// .git, node_modules and the config's ignore globs, without following
+// symlinked folders; a file is taken as given, whatever its name, unless an
+// ignore glob matches it. A path that cannot be walked is a problem, and
+// the rest go on.
+func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics) {
 	seen := map[string]bool{}
-	var files []string
+	var files []file
 	var problems compiler.Diagnostics
-	add := func(p string) {
+	add := func(p, root string) {
 		if !seen[p] && !ignored(cfg, p) {
 			seen[p] = true
-			files = append(files, p)
+			files = append(files, file{path: p, root: root})
 		}
 	}
 	for _, root := range paths {
@@ -39,9 +67,13 @@ func Expand(paths []string, cfg *Config) ([]string, compiler.Diagnostics) {
 			continue
 		}
 		if !st.IsDir() {
-			add(root)
+			add(root, filepath.Dir(root))
 			continue
 		}
+		// WalkDir visits a folder's entries in lexical order, where
+		// "SKILL.md" sorts before "skill.md": a folder that has both
+		// yields SKILL.md only.
+		hasUpper := map[string]bool{}
 		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				problems = append(problems, unreadable(p, err))
@@ -56,8 +88,14 @@ func Expand(paths []string, cfg *Config) ([]string, compiler.Diagnostics) {
 				}
 				return nil
 			}
-			if d.Name() == SkillFileName {
-				add(p)
+			switch d.Name() {
+			case FileName:
+				hasUpper[filepath.Dir(p)] = true
+				add(p, root)
+			case LowerFileName:
+				if !hasUpper[filepath.Dir(p)] {
+					add(p, root)
+				}
 			}
 			return nil
 		})
@@ -65,15 +103,26 @@ func Expand(paths []string, cfg *Config) ([]string, compiler.Diagnostics) {
 			problems = append(problems, unreadable(root, err))
 		}
 	}
-	sort.Strings(files)
+	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
 	return files, problems
+}
+
+// unreadable is the finding for a path that could not be read: reported
+// like any other, so a run over many skills goes on past it.
+func unreadable(p string, err error) compiler.Diagnostic {
+	return compiler.Diagnostic{
+		Severity: compiler.SeverityError,
+		Rule:     lint.RuleUnreadable.ID,
+		Summary:  fmt.Sprintf("cannot read %q: %v", p, unwrapPath(err)),
+		Range:    compiler.Range{Filename: p},
+	}
 }
 
 // ignored reports whether an ignore glob of the config matches p. Globs
 // are relative to the config file's folder; a glob without a slash matches
 // a name at any depth, as in .gitignore; a glob also matches every file
 // under a folder it matches.
-func ignored(cfg *Config, p string) bool {
+func ignored(cfg *lint.Config, p string) bool {
 	if cfg == nil || len(cfg.Ignore) == 0 {
 		return false
 	}

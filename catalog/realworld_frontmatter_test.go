@@ -1,8 +1,11 @@
-package lint
+package catalog_test
 
 import (
 	"os"
 	"testing"
+
+	"github.com/skillc/skillc/catalog"
+	"github.com/skillc/skillc/lint"
 )
 
 // TestRealWorldFrontmatter lints the real write-ups of /work/shared
@@ -17,12 +20,12 @@ func TestRealWorldFrontmatter(t *testing.T) {
 		}
 	}
 	frontmatterRules := map[string]bool{
-		RuleInvalidFrontmatter.ID: true, RuleMissingName.ID: true, RuleInvalidName.ID: true,
-		RuleNameMismatch.ID: true, RuleMissingDescription.ID: true, RuleInvalidDescription.ID: true,
-		RuleInvalidToolName.ID: true, RuleFrontmatterUnknownKey.ID: true, RuleUnusedTool.ID: true,
-		RuleUnknownTool.ID: true,
+		lint.RuleInvalidFrontmatter.ID: true, lint.RuleMissingName.ID: true, lint.RuleInvalidName.ID: true,
+		lint.RuleNameMismatch.ID: true, lint.RuleMissingDescription.ID: true, lint.RuleInvalidDescription.ID: true,
+		lint.RuleInvalidToolName.ID: true, lint.RuleFrontmatterUnknownKey.ID: true, lint.RuleUnusedTool.ID: true,
+		lint.RuleUnknownTool.ID: true,
 	}
-	res := Lint(dirs, Options{})
+	res := catalog.Lint(dirs, lint.Options{})
 	if len(res.Files) < 80 {
 		t.Fatalf("linted %d files", len(res.Files))
 	}

@@ -1,4 +1,4 @@
-package lint
+package catalog_test
 
 import (
 	"os"
@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillc/skillc/catalog"
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/lint"
 )
 
 // skillsRefCases restate the test cases of the reference validator,
@@ -73,7 +75,7 @@ var skillsRefCases = []struct {
 	{name: "test_missing_name", path: "my-skill", rules: []string{"missing-name"}},
 	{name: "test_missing_description", path: "my-skill", rules: []string{"missing-description"}},
 	// Also test_find_skill_md_accepts_lowercase.
-	{name: "test_read_properties_with_lowercase_skill_md", path: "my-skill", valid: true, pending: "catalog (lowercase skill.md discovery)"},
+	{name: "test_read_properties_with_lowercase_skill_md", path: "my-skill", valid: true},
 	{name: "test_read_with_allowed_tools_inline_list", path: "my-skill", valid: true},
 	// test_read_with_allowed_tools, _block_list and _invalid_type are
 	// test_validator.py's allowed-tools cases above; test_missing_skill_md
@@ -113,7 +115,7 @@ func TestSkillsRefPrefersUppercase(t *testing.T) {
 
 func checkSkillsRefVerdict(t *testing.T, path string, valid bool, rules []string, pending string) {
 	t.Helper()
-	res := Lint([]string{path}, Options{})
+	res := catalog.Lint([]string{path}, lint.Options{})
 	diags := res.Diagnostics()
 	var errs []string
 	found := false

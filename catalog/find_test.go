@@ -1,13 +1,15 @@
-package lint
+package catalog
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillc/skillc/lint"
 )
 
-func TestExpand(t *testing.T) {
+func TestFind(t *testing.T) {
 	root := t.TempDir()
 	write := func(rel, body string) {
 		p := filepath.Join(root, filepath.FromSlash(rel))
@@ -25,24 +27,24 @@ func TestExpand(t *testing.T) {
 	} {
 		write(rel, "# x\n")
 	}
-	cfg := DefaultConfig()
+	cfg := lint.DefaultConfig()
 	cfg.Path = filepath.Join(root, ".skillc.yaml")
 	cfg.Ignore = []string{"drafts", "skills/*/old/**"}
-	rel := func(files []string) string {
+	rel := func(files []file) string {
 		var out []string
 		for _, f := range files {
-			r, _ := filepath.Rel(root, f)
+			r, _ := filepath.Rel(root, f.path)
 			out = append(out, filepath.ToSlash(r))
 		}
 		return strings.Join(out, " ")
 	}
 
-	files, problems := Expand([]string{root}, cfg)
+	files, problems := find([]string{root}, cfg)
 	if got, want := rel(files), "skills/a/SKILL.md skills/b/SKILL.md"; got != want || len(problems) != 0 {
 		t.Errorf("walk = %q %v, want %q", got, problems, want)
 	}
 	// Named files are linted as given, once, unless ignored.
-	files, problems = Expand([]string{
+	files, problems = find([]string{
 		filepath.Join(root, "skills/b/notes.md"), filepath.Join(root, "skills/a/SKILL.md"),
 		filepath.Join(root, "skills/a"), filepath.Join(root, "skills/drafts/c/SKILL.md"),
 		filepath.Join(root, "missing.md"),
@@ -79,7 +81,7 @@ func TestLintUnreadableGoesOn(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.md")
 	os.WriteFile(good, []byte("---\nname: good\ndescription: Fine. Use when testing.\n---\n# Good\n\n1. Do it.\n"), 0o644)
-	res := Lint([]string{filepath.Join(dir, "gone.md"), good}, Options{})
+	res := Lint([]string{filepath.Join(dir, "gone.md"), good}, lint.Options{})
 	if len(res.Files) != 2 || !res.Unreadable() {
 		t.Fatalf("files = %d, unreadable = %v", len(res.Files), res.Unreadable())
 	}

@@ -1,8 +1,7 @@
-package server_test
+package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"net/http"
 	"os"
@@ -20,43 +19,10 @@ import (
 	"github.com/skillc/skillc/server"
 )
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-// skillcBinary builds the real binary once per test run: these tests drive
-// it exactly as an MCP client does.
-func skillcBinary(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the skillc binary")
-	}
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "skillc-server-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "skillc")
-		out, err := exec.Command("go", "build", "-o", binPath, "../cmd/skillc").CombinedOutput()
-		if err != nil {
-			buildErr = &buildError{err: err, out: string(out)}
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("go build ./cmd/skillc: %v", buildErr)
-	}
-	return binPath
-}
-
-type buildError struct {
-	err error
-	out string
-}
-
-func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
+// These tests drive `skillc serve` as a separate process, exactly as an MCP
+// client does. The process is this test binary, which TestMain puts on
+// $PATH as skillc. (They lived in server/ and built the binary with go
+// build; the usage errors are now testdata/script/serve-usage.txtar.)
 
 // childEnvWithout is the environment minus the identity variables, so a
 // developer's own SKILLC_USER never leaks into a test.
@@ -85,69 +51,56 @@ func stdioBinaryClient(t *testing.T, bin, storeSpec, user, session string) *mcp.
 	return cs
 }
 
-// TestBinaryStdio: the ACAT flow through `skillc serve` over stdio on a
-// real SQLite file, then a second process on the same file sees the result.
-func TestBinaryStdio(t *testing.T) {
-	bin := skillcBinary(t)
+// binFails calls a tool that must return a tool error, without structured
+// content, and returns its message.
+func binFails(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) string {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	if !res.IsError {
+		t.Fatalf("%s(%v): want a tool error, got:\n%s", tool, args, pgE2EText(res))
+	}
+	if res.StructuredContent != nil {
+		t.Errorf("%s: a tool error carries structured content: %v", tool, res.StructuredContent)
+	}
+	return pgE2EText(res)
+}
+
+// TestServeBinaryStdio: the ACAT flow through `skillc serve` over stdio on
+// a real SQLite file, then a second process on the same file sees the
+// result.
+func TestServeBinaryStdio(t *testing.T) {
+	bin := skillcOnPath(t)
 	storeSpec := "sqlite:" + filepath.Join(t.TempDir(), "plans.db")
 	cs := stdioBinaryClient(t, bin, storeSpec, "alice", "chat-1")
 	if got := cs.InitializeResult().Instructions; !strings.HasPrefix(got, "# Working with a plan") {
 		t.Errorf("instructions: %.60q", got)
 	}
-	ok(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement"})
-	ok(t, cs, "update_plan", map[string]any{"fail": []string{"1"}})
-	fails(t, cs, "update_plan", map[string]any{"check": []string{"nope"}})
-	ok(t, cs, "update_plan", map[string]any{"check": []string{"2"}})
-	p, _ := ok(t, cs, "close_plan", map[string]any{"note": "Credited.", "check": []string{"3"}})
+	pgE2EMust(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement"})
+	pgE2EMust(t, cs, "update_plan", map[string]any{"fail": []string{"1"}})
+	binFails(t, cs, "update_plan", map[string]any{"check": []string{"nope"}})
+	pgE2EMust(t, cs, "update_plan", map[string]any{"check": []string{"2"}})
+	p := pgE2EMust(t, cs, "close_plan", map[string]any{"note": "Credited.", "check": []string{"3"}})
 	if p.Status != "completed" {
 		t.Fatalf("status %q", p.Status)
 	}
 	cs.Close()
 
 	again := stdioBinaryClient(t, bin, storeSpec, "alice", "chat-1")
-	if p, _ := ok(t, again, "view_plan", nil); p.Status != "completed" || p.Note != "Credited." {
+	if p := pgE2EMust(t, again, "view_plan", nil); p.Status != "completed" || p.Note != "Credited." {
 		t.Errorf("a new process on the same store: %+v", p)
 	}
 	other := stdioBinaryClient(t, bin, storeSpec, "bob", "chat-1")
-	fails(t, other, "view_plan", nil)
+	binFails(t, other, "view_plan", nil)
 }
 
-func TestBinaryUsageErrors(t *testing.T) {
-	bin := skillcBinary(t)
-	tests := []struct {
-		name string
-		args []string
-		env  []string
-		want string
-	}{
-		{"stdio without identity", []string{"serve", "--store", "memory"}, nil, "SKILLC_USER"},
-		{"stdio without session", []string{"serve", "--store", "memory", "--user", "alice"}, nil, "missing: the session"},
-		{"public without tokens", []string{"serve", "--store", "memory", "--http", "0.0.0.0:0", "--user", "alice"}, nil, "refusing to serve"},
-		{"missing tokens file", []string{"serve", "--store", "memory", "--http", "127.0.0.1:0", "--tokens", "/nonexistent/tokens"}, nil, "tokens file"},
-		{"bad address", []string{"serve", "--store", "memory", "--http", "8080"}, nil, "HOST:PORT"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			cmd := exec.Command(bin, tc.args...)
-			cmd.Env = childEnvWithout(tc.env...)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			err := cmd.Run()
-			ee, isExit := err.(*exec.ExitError)
-			if !isExit || ee.ExitCode() != 2 {
-				t.Fatalf("exit: %v, want code 2; stderr:\n%s", err, stderr.String())
-			}
-			if !strings.Contains(stderr.String(), tc.want) {
-				t.Errorf("stderr does not mention %q:\n%s", tc.want, stderr.String())
-			}
-		})
-	}
-}
-
-// TestBinaryHTTP: `skillc serve --http` with a tokens file: 401 without a
-// token, the tools with one, and a clean stop on SIGTERM.
-func TestBinaryHTTP(t *testing.T) {
-	bin := skillcBinary(t)
+// TestServeBinaryHTTP: `skillc serve --http` with a tokens file: 401
+// without a token, the tools with one, and a clean stop on SIGTERM.
+func TestServeBinaryHTTP(t *testing.T) {
+	const aliceToken = "alice-token-0123456789abcdef"
+	bin := skillcOnPath(t)
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
 	if err := os.WriteFile(tokens, []byte("# users\n"+aliceToken+" alice\n"), 0o600); err != nil {
@@ -198,9 +151,9 @@ func TestBinaryHTTP(t *testing.T) {
 		t.Errorf("without a token: %d %q, want 401 with a Bearer challenge", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 	}
 
-	cs := httpClient(t, url, map[string]string{"Authorization": "Bearer " + aliceToken, server.ConversationHeader: "c1"})
-	ok(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement"})
-	if p, _ := ok(t, cs, "update_plan", map[string]any{"check": []string{"1"}}); p.Status != "active" {
+	cs := pgE2EConnect(t, url+server.MCPPath, aliceToken, "c1")
+	pgE2EMust(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement"})
+	if p := pgE2EMust(t, cs, "update_plan", map[string]any{"check": []string{"1"}}); p.Status != "active" {
 		t.Errorf("status %q", p.Status)
 	}
 	cs.Close()
@@ -221,4 +174,31 @@ func TestBinaryHTTP(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("server did not stop on SIGTERM")
 	}
+}
+
+// TestTypeScriptClient: the official TypeScript SDK client drives the
+// binary over stdio through the ACAT flow. It needs node and
+// `npm ci --prefix server/testdata/tsclient`; without them it skips, except
+// under CI, where a skip would hide a broken install step.
+func TestTypeScriptClient(t *testing.T) {
+	dir := filepath.Join("..", "..", "server", "testdata", "tsclient")
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("node or the TypeScript SDK is missing (%v): run npm ci --prefix server/testdata/tsclient", err)
+		}
+		t.Skipf("node or the TypeScript SDK is missing (%v): run npm ci --prefix server/testdata/tsclient", err)
+	}
+	bin := skillcOnPath(t)
+	cmd := exec.Command(node, "acat.mjs", bin, "sqlite:"+filepath.Join(t.TempDir(), "plans.db"))
+	cmd.Dir = dir
+	cmd.Env = childEnvWithout()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node acat.mjs: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
 }

@@ -1,0 +1,8 @@
+//go:build unix
+
+package catalog_test
+
+import "syscall"
+
+// makeFIFO makes a named pipe at p, for the tests of the file policy.
+func makeFIFO(p string) error { return syscall.Mkfifo(p, 0o644) }

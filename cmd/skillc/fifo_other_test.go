@@ -1,0 +1,9 @@
+//go:build !unix
+
+package main
+
+import "errors"
+
+// makeFIFO reports that this system has no named pipes; the tests that
+// need one skip.
+func makeFIFO(string) error { return errors.New("no named pipes on this system") }
