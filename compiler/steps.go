@@ -26,6 +26,11 @@ type stepBuild struct {
 	consumed []ast.Node
 	edges    []pendingEdge
 	unknown  []pendingEdge // bullets with an unknown KEY, maybe a branch
+	// v2 is true when only version 2 reads the step where it is.
+	v2 bool
+	// lead is detail that comes before the blocks: the rest of a
+	// paragraph whose bold lead or first sentence became the goal.
+	lead string
 }
 
 // pendingEdge is an edge bullet whose target is resolved once all IDs are
@@ -69,9 +74,12 @@ func (c *compilation) findSteps(doc ast.Node) {
 	if hs := c.headingSteps(doc); hs != nil {
 		c.skill.Form = FormHeading
 		builds = hs
-	} else if l := c.stepList(doc); l != nil {
+	} else if ps := c.paragraphSteps(doc); ps != nil {
+		c.skill.Form = FormHeading
+		builds = ps
+	} else if parts := c.stepLists(doc); parts != nil {
 		c.skill.Form = FormList
-		builds = c.listSteps(l)
+		builds = c.listSteps(parts)
 	}
 	if len(builds) == 0 {
 		c.skill.Form = FormNone
@@ -84,12 +92,7 @@ func (c *compilation) findSteps(doc ast.Node) {
 // and builds one step per heading. Headings at the shallowest level with
 // such a group win; a group ends at a heading of a higher level.
 func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
-	type match struct {
-		h      *ast.Heading
-		number string
-		title  string
-	}
-	var groups [7][][]match // by level; the last group of a level is open
+	var groups [7][][]stepHeading // by level; the last group of a level is open
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		h, ok := n.(*ast.Heading)
 		if !ok {
@@ -102,17 +105,11 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 			}
 		}
 		text := c.inlineText(h, -1, -1, false)
-		if !mayBeStepHeading(text) {
+		mt, ok := c.readStepHeading(text)
+		if !ok {
 			continue
 		}
-		m := headingStep.FindStringSubmatch(text)
-		if m == nil {
-			continue
-		}
-		mt := match{h: h, number: m[1], title: m[2]}
-		if m[3] != "" {
-			mt.number, mt.title = m[3], m[4]
-		}
+		mt.node = h
 		k := len(groups[h.Level])
 		if k == 0 || groups[h.Level][k-1] == nil {
 			groups[h.Level] = append(groups[h.Level], nil)
@@ -120,7 +117,7 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 		}
 		groups[h.Level][k-1] = append(groups[h.Level][k-1], mt)
 	}
-	var chosen []match
+	var chosen []stepHeading
 	level := 0
 	for l := 1; l <= 6 && chosen == nil; l++ {
 		for _, g := range groups[l] {
@@ -133,16 +130,15 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 	if chosen == nil {
 		return nil
 	}
+	seriesIDs(chosen)
 	var builds []*stepBuild
 	for _, m := range chosen {
-		b := &stepBuild{st: &Step{}, number: -1}
-		if n, err := strconv.Atoi(m.number); err == nil {
-			b.number = n
-			b.st.ID = strconv.Itoa(n)
-		}
-		hs, he := c.blockSpan(m.h)
+		b := &stepBuild{st: &Step{}, number: m.number, v2: m.v2}
+		b.st.ID = m.id
+		h := m.node.(*ast.Heading)
+		hs, he := c.blockSpan(h)
 		end := he
-		for n := m.h.NextSibling(); n != nil; n = n.NextSibling() {
+		for n := h.NextSibling(); n != nil; n = n.NextSibling() {
 			if h, ok := n.(*ast.Heading); ok && h.Level <= level {
 				break
 			}
@@ -154,30 +150,39 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 		b.st.Range = c.idx.rng(hs, end)
 		// The number's place in the heading line, for the ID's range.
 		lineEnd := he
-		if lines := m.h.Lines(); lines.Len() > 0 {
+		if lines := h.Lines(); lines.Len() > 0 {
 			lineEnd = c.abs(lines.At(0).Stop)
 		}
-		numAt := strings.Index(string(c.src[hs:lineEnd]), m.number)
+		numAt := strings.Index(string(c.src[hs:lineEnd]), m.written)
 		if numAt >= 0 {
-			b.st.IDRange = c.idx.rng(hs+numAt, hs+numAt+len(m.number))
+			b.st.IDRange = c.idx.rng(hs+numAt, hs+numAt+len(m.written))
 		} else {
 			b.st.IDRange = c.idx.rng(hs, lineEnd)
 		}
 		skipS, skipE := -1, -1
-		if lines := m.h.Lines(); lines.Len() > 0 {
+		if lines := h.Lines(); lines.Len() > 0 {
 			seg := lines.At(0)
 			skipS, skipE = c.explicitID(b, c.abs(seg.Start), c.abs(seg.Stop))
 		}
 		title := m.title
 		if skipS >= 0 {
 			// Recompute the title without the {#id} attribute.
-			full := c.inlineText(m.h, skipS, skipE, false)
-			if mm := headingStep.FindStringSubmatch(full); mm != nil {
-				title = mm[2] + mm[4]
+			full := c.inlineText(h, skipS, skipE, false)
+			if mm, ok := c.readStepHeading(full); ok {
+				title = mm.title
 			}
 		}
 		b.st.Goal = strings.TrimSpace(title)
 		b.st.GoalRange = c.idx.rng(hs, lineEnd)
+		if m.v2 {
+			b.st.From = StepKeyword
+			b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepKeyword,
+				Summary: fmt.Sprintf("step %q read from the heading %q", b.st.ID, m.text),
+				Quote:   m.text, Range: b.st.GoalRange})
+		}
+		if b.st.Goal == "" && c.infer {
+			c.goalFromParagraph(b)
+		}
 		builds = append(builds, b)
 	}
 	return builds
@@ -211,54 +216,87 @@ func (c *compilation) stepList(doc ast.Node) *ast.List {
 	return first
 }
 
-// listSteps builds one step per item of l.
-func (c *compilation) listSteps(l *ast.List) []*stepBuild {
+// listSteps builds one step per item of the parts' lists. The blocks
+// between two parts are the detail of the step before them.
+func (c *compilation) listSteps(parts []listPart) []*stepBuild {
 	// One allocation for all steps instead of two per step: a skill's
 	// steps live and die together.
-	n := l.ChildCount()
+	n := 0
+	for _, p := range parts {
+		n += p.list.ChildCount()
+	}
 	builds := make([]*stepBuild, 0, n)
 	buildSlab := make([]stepBuild, n)
 	stepSlab := make([]Step, n)
 	i := 0
-	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
-		num := l.Start + i
-		b := &buildSlab[i]
-		b.st, b.number = &stepSlab[i], num
-		b.st.ID = strconv.Itoa(num)
-		i++
-		s, e := c.blockSpan(it)
-		b.st.Range = c.idx.rng(s, e)
-		// ListItem.Pos is the marker; its digits are the written number.
-		ms := c.abs(it.Pos())
-		me := ms
-		for me < len(c.src) && c.src[me] >= '0' && c.src[me] <= '9' {
-			me++
+	for pi, p := range parts {
+		if pi > 0 && len(builds) > 0 {
+			last := builds[len(builds)-1]
+			last.blocks = append(last.blocks, p.between...)
 		}
-		if me == ms {
-			me = ms + 1
-		}
-		b.st.IDRange = c.idx.rng(ms, me)
-
-		first := it.FirstChild()
-		if first != nil && (first.Kind() == ast.KindParagraph || first.Kind() == ast.KindTextBlock) {
-			skipS, skipE := -1, -1
-			if lines := first.Lines(); lines.Len() > 0 {
-				seg := lines.At(0)
-				skipS, skipE = c.explicitID(b, c.abs(seg.Start), c.abs(seg.Stop))
+		l := p.list
+		k := 0
+		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+			num := l.Start + k
+			k++
+			b := &buildSlab[i]
+			b.st, b.number = &stepSlab[i], num
+			b.st.ID = strconv.Itoa(num)
+			i++
+			if pi > 0 {
+				b.st.From = StepResumed
+				b.v2 = true
 			}
-			b.st.Goal = c.inlineText(first, skipS, skipE, false)
-			gs, ge := c.blockSpan(first)
-			b.st.GoalRange = c.idx.rng(gs, ge)
-			first = first.NextSibling()
-		} else {
-			b.st.GoalRange = b.st.IDRange
+			if pi > 0 && k == 1 {
+				b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepResumed,
+					Summary: fmt.Sprintf("step %q goes on with the numbered list that a %s split", b.st.ID, c.blockName(p.between)),
+					Quote:   strconv.Itoa(num), Range: c.rangeOf(it)})
+			}
+			if pi == 0 && k == 1 && p.chosen != "" {
+				b.st.From = StepChosen
+				b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepChosen,
+					Summary: "the steps are this list: " + p.chosen,
+					Quote:   strconv.Itoa(num), Range: c.rangeOf(it)})
+			}
+			s, e := c.blockSpan(it)
+			b.st.Range = c.idx.rng(s, e)
+			// ListItem.Pos is the marker; its digits are the written number.
+			ms := c.abs(it.Pos())
+			me := ms
+			for me < len(c.src) && c.src[me] >= '0' && c.src[me] <= '9' {
+				me++
+			}
+			if me == ms {
+				me = ms + 1
+			}
+			b.st.IDRange = c.idx.rng(ms, me)
+
+			first := it.FirstChild()
+			if first != nil && (first.Kind() == ast.KindParagraph || first.Kind() == ast.KindTextBlock) {
+				skipS, skipE := -1, -1
+				if lines := first.Lines(); lines.Len() > 0 {
+					seg := lines.At(0)
+					skipS, skipE = c.explicitID(b, c.abs(seg.Start), c.abs(seg.Stop))
+				}
+				gs, ge := c.blockSpan(first)
+				b.st.GoalRange = c.idx.rng(gs, ge)
+				c.readGoal(b, first, skipS, skipE)
+				first = first.NextSibling()
+			} else {
+				b.st.GoalRange = b.st.IDRange
+			}
+			for n := first; n != nil; n = n.NextSibling() {
+				b.blocks = append(b.blocks, n)
+			}
+			builds = append(builds, b)
 		}
-		for n := first; n != nil; n = n.NextSibling() {
-			b.blocks = append(b.blocks, n)
-		}
-		builds = append(builds, b)
 	}
 	return builds
+}
+
+func (c *compilation) rangeOf(n ast.Node) Range {
+	s, e := c.blockSpan(n)
+	return c.idx.rng(s, e)
 }
 
 // explicitID reads an {#id} attribute at the end of src[start:end] into b
@@ -390,6 +428,9 @@ func (c *compilation) finish(builds []*stepBuild) {
 // detail renders a step's blocks without its annotation bullets.
 func (c *compilation) detail(b *stepBuild) string {
 	var parts []string
+	if b.lead != "" {
+		parts = append(parts, b.lead)
+	}
 	for _, n := range b.blocks {
 		var s string
 		if l, ok := n.(*ast.List); ok && !l.IsOrdered() {
