@@ -18,6 +18,13 @@ import (
 type listPart struct {
 	list    *ast.List
 	between []ast.Node
+	// marked is true when a Steps (Workflow, ...) heading marks the
+	// list: the author named the procedure, and lists after it are prose.
+	marked bool
+	// start is the number of the part's first step: the list's own
+	// start, or for a list that starts again at 1 after another, the
+	// number after the last step before it.
+	start int
 	// chosen, on the first part, says why version 2 took this list
 	// over the list v1 would take; "" when both agree.
 	chosen string
@@ -28,15 +35,20 @@ type listPart struct {
 // first top-level ordered list. Version 2 passes over lists that are not
 // a procedure (links, rules, definitions, examples) and joins the lists
 // that continue it.
-func (c *compilation) stepLists(doc ast.Node) []listPart {
+//
+// It also returns the heading of the section that holds the chosen list,
+// nil when there is none or under Strict.
+func (c *compilation) stepLists(doc ast.Node) ([]listPart, *ast.Heading) {
 	var first, firstAfter, v2First, v2After *ast.List
 	var skipped *ast.List
 	skipWhy := ""
 	afterStepsHeading := false
 	section := "" // the text of the last heading
+	var head, chosenHead *ast.Heading
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		switch v := n.(type) {
 		case *ast.Heading:
+			head = v
 			section = c.inlineText(v, -1, -1, false)
 			t := strings.ToLower(strings.TrimSuffix(section, ":"))
 			if stepsHeadings[strings.TrimSpace(t)] {
@@ -62,10 +74,10 @@ func (c *compilation) stepLists(doc ast.Node) []listPart {
 				continue
 			}
 			if v2First == nil {
-				v2First = v
+				v2First, chosenHead = v, head
 			}
 			if afterStepsHeading {
-				v2After = v
+				v2After, chosenHead = v, head
 			}
 		}
 		if !c.infer && firstAfter != nil {
@@ -78,22 +90,126 @@ func (c *compilation) stepLists(doc ast.Node) []listPart {
 	}
 	if !c.infer {
 		if v1 == nil {
-			return nil
+			return nil, nil
 		}
-		return []listPart{{list: v1}}
+		return []listPart{{list: v1, start: v1.Start}}, nil
 	}
 	chosen := v2After
 	if chosen == nil {
 		chosen = v2First
 	}
 	if chosen == nil {
-		return nil
+		return nil, nil
 	}
-	parts := []listPart{{list: chosen}}
+	parts := []listPart{{list: chosen, start: chosen.Start, marked: v2After != nil}}
 	if chosen != v1 && v1 != nil && skipped != nil {
 		parts[0].chosen = fmt.Sprintf("the list on line %d is %s, not steps", c.rangeOf(skipped).Start.Line, skipWhy)
 	}
-	return c.resumedLists(parts)
+	return c.resumedLists(parts), chosenHead
+}
+
+// sectionSteps reads a ladder of sections as the steps: when the section
+// that holds the procedure's list is the first of two or more sibling
+// sections in a row that each hold their own numbered list from 1
+// ("## Restart the app" 1-3, "## Restart the browser" 1-3, ...), each
+// section is a step (its heading the goal) and its list is the step's
+// detail. Two sections are too few to tell a ladder from a procedure and
+// its reference ("## Usage" 1-4, "## Themes" 1-10). A section named Steps, Workflow, Procedure or Process holds the
+// procedure itself, so it is never a ladder. Else nil.
+func (c *compilation) sectionSteps(head *ast.Heading) []*stepBuild {
+	if head == nil || !c.infer {
+		return nil
+	}
+	t := strings.ToLower(strings.TrimSuffix(c.inlineText(head, -1, -1, false), ":"))
+	if stepsHeadings[strings.TrimSpace(t)] {
+		return nil
+	}
+	level := head.Level
+	var heads []*ast.Heading
+	for n := ast.Node(head); n != nil; n = n.NextSibling() {
+		h, ok := n.(*ast.Heading)
+		if !ok || h.Level > level {
+			continue
+		}
+		if h.Level < level || !c.sectionHasList(h) {
+			break
+		}
+		heads = append(heads, h)
+	}
+	if len(heads) < 3 || c.alternatives(heads) {
+		return nil
+	}
+	builds := make([]*stepBuild, 0, len(heads))
+	for i, h := range heads {
+		b := &stepBuild{st: &Step{ID: strconv.Itoa(i + 1), From: StepSection}, number: i + 1, v2: true}
+		hs, he := c.blockSpan(h)
+		end := he
+		for n := h.NextSibling(); n != nil; n = n.NextSibling() {
+			if nh, ok := n.(*ast.Heading); ok && nh.Level <= level {
+				break
+			}
+			b.blocks = append(b.blocks, n)
+			if _, e := c.blockSpan(n); e > end {
+				end = e
+			}
+		}
+		b.st.Range = c.idx.rng(hs, end)
+		b.st.IDRange = c.idx.rng(hs, he)
+		b.st.GoalRange = b.st.IDRange
+		b.st.Goal = c.inlineText(h, -1, -1, false)
+		b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepSection,
+			Summary: fmt.Sprintf("step %q is the section %q, one of %d in a row that each hold their own numbered list", b.st.ID, b.st.Goal, len(heads)),
+			Quote:   b.st.Goal, Range: b.st.IDRange})
+		builds = append(builds, b)
+	}
+	return builds
+}
+
+// alternativeWords open the headings of alternative ways to do one thing
+// ("Via the console", "Option B: the API"), which are not a ladder.
+var alternativeWords = map[string]bool{"via": true, "option": true, "using": true, "alternatively": true, "method": true, "or": true, "with": true}
+
+// alternatives reports whether section headings name alternative ways
+// or kinds rather than a ladder: one opens with a word of
+// alternativeWords, or most share their first word ("Steps for the
+// commander", "Steps for the scribe") or their last ("Bank
+// reconciliation", "Intercompany reconciliation").
+func (c *compilation) alternatives(heads []*ast.Heading) bool {
+	firsts, lasts := map[string]int{}, map[string]int{}
+	for _, h := range heads {
+		f := strings.Fields(strings.ToLower(c.inlineText(h, -1, -1, false)))
+		if len(f) == 0 {
+			continue
+		}
+		first := strings.TrimRight(f[0], ":")
+		if alternativeWords[first] {
+			return true
+		}
+		firsts[first]++
+		lasts[strings.TrimRight(f[len(f)-1], ":.!?")]++
+	}
+	for _, m := range []map[string]int{firsts, lasts} {
+		for _, n := range m {
+			if 2*n > len(heads) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sectionHasList reports whether the section under h holds, before any
+// deeper heading, a numbered list that starts at 1.
+func (c *compilation) sectionHasList(h *ast.Heading) bool {
+	for n := h.NextSibling(); n != nil; n = n.NextSibling() {
+		if n.Kind() == ast.KindHeading {
+			return false
+		}
+		if l, ok := n.(*ast.List); ok && l.IsOrdered() {
+			return l.Start == 1 && c.notProcedure(l, c.inlineText(h, -1, -1, false)) == ""
+		}
+	}
+	return false
 }
 
 // resumedLists adds to parts the ordered lists that continue the
@@ -104,7 +220,7 @@ func (c *compilation) stepLists(doc ast.Node) []listPart {
 func (c *compilation) resumedLists(parts []listPart) []listPart {
 	l := parts[0].list
 	for {
-		next := l.Start + l.ChildCount()
+		next := parts[len(parts)-1].start + l.ChildCount()
 		var between []ast.Node
 		var resumed *ast.List
 		for n := l.NextSibling(); n != nil; n = n.NextSibling() {
@@ -120,14 +236,43 @@ func (c *compilation) resumedLists(parts []listPart) []listPart {
 			between = append(between, n)
 		}
 		if resumed == nil {
+			if sequel := c.sequel(between, l); sequel != nil && !parts[0].marked {
+				parts = append(parts, listPart{list: sequel, between: between, start: next})
+				l = sequel
+				continue
+			}
 			return parts
 		}
 		if len(between) > 0 {
 			c.reportSplit(l, between[0], next)
 		}
-		parts = append(parts, listPart{list: resumed, between: between})
+		parts = append(parts, listPart{list: resumed, between: between, start: next})
 		l = resumed
 	}
+}
+
+// sequel returns the ordered list after l that starts again at 1 with
+// only paragraphs between (prose that introduces it: "To diagnose a
+// failing test, use these options, in order."), when it reads as a
+// procedure of two or more steps: in one section, such lists are the
+// parts of one procedure, and a reader numbers their steps on. Else nil.
+// A list after a Steps heading is the whole procedure: its caller does
+// not look for sequels then.
+func (c *compilation) sequel(between []ast.Node, l *ast.List) *ast.List {
+	if len(between) == 0 {
+		return nil
+	}
+	for _, n := range between {
+		if n.Kind() != ast.KindParagraph {
+			return nil
+		}
+	}
+	last := between[len(between)-1]
+	ol, ok := last.NextSibling().(*ast.List)
+	if !ok || !ol.IsOrdered() || ol.Start != 1 || ol.ChildCount() < 2 || c.notProcedure(ol, "") != "" {
+		return nil
+	}
+	return ol
 }
 
 // reportSplit warns at the block that split a numbered list.
@@ -391,4 +536,41 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// firstLineOf is the source text of the first line of block n.
+func (c *compilation) firstLineOf(n ast.Node) string {
+	s, _ := c.blockSpan(n)
+	return strings.TrimSpace(string(c.src[s:c.lineEnd(s)]))
+}
+
+// continuedSteps reads the steps that go on after heading-form steps: when
+// the section that ends them is named as a procedure ("## Core loop",
+// "## Workflow") and opens with a numbered list, its items are the next
+// steps, numbered on from next (setup steps, then the loop). Version 2
+// only; else nil.
+func (c *compilation) continuedSteps(h *ast.Heading, next int) []*stepBuild {
+	if !c.infer {
+		return nil
+	}
+	title := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(c.inlineText(h, -1, -1, false)), ":"))
+	f := strings.Fields(title)
+	if len(f) == 0 || len(f) > 3 || !stepsHeadings[f[len(f)-1]] && f[len(f)-1] != "loop" {
+		return nil
+	}
+	l, ok := h.NextSibling().(*ast.List)
+	if !ok || !l.IsOrdered() || c.notProcedure(l, "") != "" {
+		return nil
+	}
+	builds := c.listSteps([]listPart{{list: l, start: next}})
+	if len(builds) > 0 {
+		b := builds[0]
+		b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepResumed,
+			Summary: fmt.Sprintf("the steps go on with the numbered list of the section %q, from step %q", c.inlineText(h, -1, -1, false), b.st.ID),
+			Quote:   c.firstLineOf(h), Range: c.rangeOf(h)})
+	}
+	for _, b := range builds {
+		b.st.From, b.v2 = StepResumed, true
+	}
+	return builds
 }

@@ -223,6 +223,7 @@ const (
 	StepParagraph = "step-paragraph"  // a paragraph "**Step 2: Title**"
 	StepResumed   = "list-resumed"    // an ordered list continuing a split one
 	StepChosen    = "list-chosen"     // the procedure, chosen over lists that are not
+	StepSection   = "section"         // one of several sections that each hold a numbered list
 
 	ToolsNone  = "tools-none"  // "tools: none"
 	ToolsNote  = "tools-note"  // "tools: ask_user (only if needed)"

@@ -77,9 +77,14 @@ func (c *compilation) findSteps(doc ast.Node) {
 	} else if ps := c.paragraphSteps(doc); ps != nil {
 		c.skill.Form = FormHeading
 		builds = ps
-	} else if parts := c.stepLists(doc); parts != nil {
+	} else if parts, head := c.stepLists(doc); parts != nil {
 		c.skill.Form = FormList
-		builds = c.listSteps(parts)
+		if ss := c.sectionSteps(head); ss != nil {
+			c.skill.Form = FormHeading
+			builds = ss
+		} else {
+			builds = c.listSteps(parts)
+		}
 	}
 	if len(builds) == 0 {
 		c.skill.Form = FormNone
@@ -132,14 +137,17 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 	}
 	seriesIDs(chosen)
 	var builds []*stepBuild
+	var stop *ast.Heading // the heading that ended the last step
 	for _, m := range chosen {
 		b := &stepBuild{st: &Step{}, number: m.number, v2: m.v2}
 		b.st.ID = m.id
 		h := m.node.(*ast.Heading)
 		hs, he := c.blockSpan(h)
 		end := he
+		stop = nil
 		for n := h.NextSibling(); n != nil; n = n.NextSibling() {
 			if h, ok := n.(*ast.Heading); ok && h.Level <= level {
+				stop = h
 				break
 			}
 			b.blocks = append(b.blocks, n)
@@ -184,6 +192,9 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 			c.goalFromParagraph(b)
 		}
 		builds = append(builds, b)
+	}
+	if stop != nil && stop.Level < level {
+		builds = append(builds, c.continuedSteps(stop, len(builds)+1)...)
 	}
 	return builds
 }
@@ -237,7 +248,7 @@ func (c *compilation) listSteps(parts []listPart) []*stepBuild {
 		l := p.list
 		k := 0
 		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
-			num := l.Start + k
+			num := p.start + k
 			k++
 			b := &buildSlab[i]
 			b.st, b.number = &stepSlab[i], num
@@ -248,15 +259,18 @@ func (c *compilation) listSteps(parts []listPart) []*stepBuild {
 				b.v2 = true
 			}
 			if pi > 0 && k == 1 {
+				summary := fmt.Sprintf("step %q goes on with the numbered list that a %s split", b.st.ID, c.blockName(p.between))
+				if l.Start != p.start {
+					summary = fmt.Sprintf("the numbered list on line %d starts again at %d after prose: its steps go on from step %q", c.rangeOf(it).Start.Line, l.Start, b.st.ID)
+				}
 				b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepResumed,
-					Summary: fmt.Sprintf("step %q goes on with the numbered list that a %s split", b.st.ID, c.blockName(p.between)),
-					Quote:   strconv.Itoa(num), Range: c.rangeOf(it)})
+					Summary: summary, Quote: c.firstLineOf(it), Range: c.rangeOf(it)})
 			}
 			if pi == 0 && k == 1 && p.chosen != "" {
 				b.st.From = StepChosen
 				b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepChosen,
 					Summary: "the steps are this list: " + p.chosen,
-					Quote:   strconv.Itoa(num), Range: c.rangeOf(it)})
+					Quote:   c.firstLineOf(it), Range: c.rangeOf(it)})
 			}
 			s, e := c.blockSpan(it)
 			b.st.Range = c.idx.rng(s, e)
