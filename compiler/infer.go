@@ -313,3 +313,84 @@ func (c *compilation) inlineFrom(n ast.Node, skipStart, skipEnd int) string {
 	c.writeInlineNodes(&w, n, skipStart-c.bodyOff, skipEnd-c.bodyOff, false)
 	return w.b.String()
 }
+
+// noTools are tools values that say the step needs none.
+var noTools = map[string]bool{"none": true, "n/a": true, "-": true, "no tools": true, "nothing": true, "—": true}
+
+// toolsAreNames reads a tools value the version 2 way and reports whether
+// it is a list of names to read as tools, and whether it carries a note.
+// "none" names no tool (the bullet is consumed); a value that reads as
+// prose ("ask the user for the order number", "Actual commands, library
+// names") is detail, not tools. A parenthesised note after a name is
+// skipped by readTools, and the bullet stays in the detail so the note is
+// not lost.
+func (c *compilation) toolsAreNames(b *stepBuild, bt *bulletText, syn annotationSyntax, item ast.Node) (names, note bool) {
+	value := strings.TrimSpace(bt.s[syn.valueStart:])
+	r := c.btRange(bt, syn.valueStart, len(bt.s))
+	if noTools[strings.ToLower(strings.Trim(value, " .*`"))] {
+		b.consumed = append(b.consumed, item)
+		b.st.Inferences = append(b.st.Inferences, Inference{Kind: ToolsNone,
+			Summary: fmt.Sprintf("step %q: %q means no tools", b.st.ID, value), Quote: value, Range: r})
+		return false, false
+	}
+	if value == "" {
+		return true, false // "tools:" with nested bullets
+	}
+	bare := stripNotes(value)
+	if bare != value {
+		b.st.Inferences = append(b.st.Inferences, Inference{Kind: ToolsNote,
+			Summary: fmt.Sprintf("step %q: the text in parentheses in %q is a note, not a tool", b.st.ID, value), Quote: value, Range: r})
+	}
+	for _, part := range strings.FieldsFunc(bare, func(r rune) bool { return r == ',' || r == ';' }) {
+		words := strings.Fields(part)
+		if len(words) < 2 {
+			continue
+		}
+		for _, w := range words {
+			if !c.nameLike(w) {
+				b.st.Inferences = append(b.st.Inferences, Inference{Kind: ToolsProse,
+					Summary: fmt.Sprintf("step %q: the tools value %q reads as prose, so it is detail, not tool names", b.st.ID, value), Quote: value, Range: r})
+				return false, false
+			}
+		}
+	}
+	return true, bare != value
+}
+
+// stripNotes removes parenthesised text from s.
+func stripNotes(s string) string {
+	for {
+		i := strings.IndexByte(s, '(')
+		if i < 0 {
+			return s
+		}
+		j := strings.IndexByte(s[i:], ')')
+		if j < 0 {
+			return strings.TrimSpace(s[:i])
+		}
+		s = s[:i] + " " + s[i+j+1:]
+	}
+}
+
+// nameLike reports whether a word of a space-separated tools value looks
+// like a tool's name rather than a word of prose: backticked, holding
+// _ . - or a digit, camelCase, or a name in the skill's allowed-tools.
+func (c *compilation) nameLike(w string) bool {
+	w = strings.Trim(w, "*.")
+	if strings.HasPrefix(w, "`") || strings.ContainsAny(w, "_.-0123456789") {
+		return true
+	}
+	for i := 1; i < len(w); i++ {
+		if w[i] >= 'A' && w[i] <= 'Z' {
+			return true
+		}
+	}
+	if fm := c.skill.Frontmatter; fm != nil {
+		for _, t := range fm.AllowedTools {
+			if strings.EqualFold(t.Name, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
