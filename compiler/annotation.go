@@ -350,7 +350,7 @@ func (c *compilation) readTools(st *Step, bt *bulletText, from int) {
 		for i < len(s) && (s[i] == ',' || s[i] == ' ' || s[i] == '\t' || s[i] == ';') {
 			i++
 		}
-		if c.infer && i < len(s) && s[i] == '(' {
+		if c.infer && i < len(s) && s[i] == '(' && i > 0 && s[i-1] == ' ' {
 			// A note after a name: "ask_user (only if needed)".
 			if j := strings.IndexByte(s[i:], ')'); j >= 0 {
 				i += j + 1

@@ -347,7 +347,7 @@ func (c *compilation) toolsAreNames(b *stepBuild, bt *bulletText, syn annotation
 			continue
 		}
 		for _, w := range words {
-			if !c.nameLike(w) {
+			if c.proseWord(w) {
 				b.st.Inferences = append(b.st.Inferences, Inference{Kind: ToolsProse,
 					Summary: fmt.Sprintf("step %q: the tools value %q reads as prose, so it is detail, not tool names", b.st.ID, value), Quote: value, Range: r})
 				return false, false
@@ -357,13 +357,15 @@ func (c *compilation) toolsAreNames(b *stepBuild, bt *bulletText, syn annotation
 	return true, bare != value
 }
 
-// stripNotes removes parenthesised text from s.
+// stripNotes removes parenthesised notes from s: a "(" after a space,
+// up to its ")"; "send_email()" keeps its parentheses.
 func stripNotes(s string) string {
 	for {
-		i := strings.IndexByte(s, '(')
+		i := strings.Index(s, " (")
 		if i < 0 {
 			return s
 		}
+		i++
 		j := strings.IndexByte(s[i:], ')')
 		if j < 0 {
 			return strings.TrimSpace(s[:i])
@@ -372,25 +374,28 @@ func stripNotes(s string) string {
 	}
 }
 
-// nameLike reports whether a word of a space-separated tools value looks
-// like a tool's name rather than a word of prose: backticked, holding
-// _ . - or a digit, camelCase, or a name in the skill's allowed-tools.
-func (c *compilation) nameLike(w string) bool {
-	w = strings.Trim(w, "*.")
-	if strings.HasPrefix(w, "`") || strings.ContainsAny(w, "_.-0123456789") {
-		return true
+// proseWord reports whether a word of a space-separated tools value reads
+// as a word of prose rather than a tool's name: three or more letters and
+// nothing else, starting in lowercase ("ask", "the", "commands"), and not
+// a name in the skill's allowed-tools. Names have marks (search_thread,
+// mcp.fetch, list-users), capitals (Read, Bash, getUser) or backticks;
+// single letters ("a b c") are names too.
+func (c *compilation) proseWord(w string) bool {
+	w = strings.TrimRight(w, ".:")
+	if len(w) < 3 || w[0] < 'a' || w[0] > 'z' {
+		return false
 	}
-	for i := 1; i < len(w); i++ {
-		if w[i] >= 'A' && w[i] <= 'Z' {
-			return true
+	for i := 0; i < len(w); i++ {
+		if !(w[i] >= 'a' && w[i] <= 'z') {
+			return false
 		}
 	}
 	if fm := c.skill.Frontmatter; fm != nil {
 		for _, t := range fm.AllowedTools {
 			if strings.EqualFold(t.Name, w) {
-				return true
+				return false
 			}
 		}
 	}
-	return false
+	return true
 }

@@ -21,6 +21,14 @@ type Options struct {
 	// Workers bounds how many files are linted at once; 0 means
 	// runtime.NumCPU().
 	Workers int
+	// Strict reads FORMAT v1 only (--strict); config infer: false does
+	// the same.
+	Strict bool
+}
+
+// compilerOptions are the compiler's options for a lint run.
+func (o Options) compilerOptions() compiler.Options {
+	return compiler.Options{MaxSize: o.MaxSize, Strict: o.Strict || o.Config != nil && o.Config.Strict}
 }
 
 // File is one linted file: its bytes, for quoting lines, and its findings
@@ -123,7 +131,7 @@ func LintFiles(files []string, opts Options) *Result {
 
 // LintFile reads and lints one file.
 func LintFile(path string, opts Options) *File {
-	sk, diags, err := compiler.CompileFile(path, compiler.Options{MaxSize: opts.MaxSize})
+	sk, diags, err := compiler.CompileFile(path, opts.compilerOptions())
 	if err != nil {
 		return &File{Path: path, Unreadable: true, Diags: compiler.Diagnostics{unreadable(path, err)}}
 	}
@@ -146,7 +154,7 @@ func unreadable(path string, err error) compiler.Diagnostic {
 // LintSource lints one skill's bytes: compile, then Check. The result is
 // sorted.
 func LintSource(filename string, src []byte, opts Options) compiler.Diagnostics {
-	sk, diags := compiler.Compile(filename, src, compiler.Options{MaxSize: opts.MaxSize})
+	sk, diags := compiler.Compile(filename, src, opts.compilerOptions())
 	if sk == nil {
 		sk = &compiler.Skill{Filename: filename, Source: src}
 	}

@@ -28,6 +28,7 @@ var Rules = []*Rule{
 	RuleDuplicateEdge,
 	RuleUnknownBranchKey,
 	RuleInvalidToolName,
+	RuleListSplit,
 	// graph
 	RuleCycle,
 	RuleUnreachableStep,
@@ -43,6 +44,7 @@ var Rules = []*Rule{
 	RuleMissingFrontmatter,
 	RuleMissingWhenToUse,
 	RuleProseBranch,
+	RuleInferred,
 	// driver
 	RuleUnreadable,
 	RuleUnknownRule,
