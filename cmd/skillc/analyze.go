@@ -29,7 +29,8 @@ type checkedSkill struct {
 // with the same checks and configuration as `skillc lint` (so a tool missing
 // from allowed-tools stops a template as it fails a lint run), and prints
 // them to stderr. An unreadable file or a broken config is a usage error.
-func loadSkill(io *IOStreams, file, configPath string, maxSize int64) (*checkedSkill, error) {
+// strict is --strict: FORMAT v1 only, as config infer: false.
+func loadSkill(io *IOStreams, file, configPath string, maxSize int64, strict bool) (*checkedSkill, error) {
 	cfg, err := loadConfig(io, configPath, ".")
 	if err != nil {
 		return nil, err
@@ -38,7 +39,8 @@ func loadSkill(io *IOStreams, file, configPath string, maxSize int64) (*checkedS
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, "SKILL.md")
 	}
-	s, diags, err := compiler.CompileFile(path, compiler.Options{MaxSize: maxSize})
+	lopts := lint.Options{Config: cfg, MaxSize: maxSize, Strict: strict}
+	s, diags, err := compiler.CompileFile(path, compiler.Options{MaxSize: maxSize, Strict: strict || cfg.Strict})
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, usageError("no such file %q", path)
@@ -46,7 +48,7 @@ func loadSkill(io *IOStreams, file, configPath string, maxSize int64) (*checkedS
 		return nil, usageError("cannot read %s: %v", path, err)
 	}
 	invalid := graph.Errors(s, diags)
-	diags = lint.Check(s, diags, lint.Options{Config: cfg, MaxSize: maxSize})
+	diags = lint.Check(s, diags, lopts)
 	sources := func(name string) []byte {
 		if name == s.Filename {
 			return s.Source
