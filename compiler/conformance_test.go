@@ -154,9 +154,20 @@ func templateSchema(t testing.TB) *jsonschema.Schema {
 func TestTemplateSchema(t *testing.T) {
 	sch := templateSchema(t)
 	checked := 0
+	var bases []string
 	for _, in := range conformanceInputs(t) {
 		base := strings.TrimSuffix(in, ".md")
-		diag, err := os.ReadFile(base + ".diag")
+		bases = append(bases, base)
+		if _, err := os.Stat(base + ".v2.json"); err == nil {
+			bases = append(bases, base+".v2") // version 2's template too
+		}
+	}
+	for _, base := range bases {
+		diagPath := base + ".diag"
+		if strings.HasSuffix(base, ".v2") {
+			diagPath = v2Golden(strings.TrimSuffix(base, ".v2"), ".diag")
+		}
+		diag, err := os.ReadFile(diagPath)
 		if err != nil {
 			t.Fatal(err)
 		}

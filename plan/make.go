@@ -158,8 +158,9 @@ func Make(prev *Plan, in MakeInput, id string, now time.Time) (p *Plan, supersed
 	return out, superseded, nil
 }
 
-// checkID applies the ID rule of FORMAT.md §3: 1-64 characters of
-// A-Za-z0-9_-, and never a terminal name in any case.
+// checkID applies the ID rule of FORMAT.md §3 and 6.2: 1-64 characters of
+// A-Za-z0-9_.- (version 2 numbers steps 2.1), and never a terminal name
+// in any case.
 func checkID(id string, pos int) error {
 	if strings.EqualFold(id, compiler.End) || strings.EqualFold(id, compiler.Fail) {
 		return errorf(CodeInvalid, "step %d has the ID %q, which is reserved for the terminal %q: pick another ID", pos+1, id, strings.ToLower(id))
@@ -168,8 +169,8 @@ func checkID(id string, pos int) error {
 		return errorf(CodeInvalid, "step %d has an ID of %d characters; at most %d are allowed", pos+1, len(id), MaxIDLen)
 	}
 	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return errorf(CodeInvalid, "step %d has the ID %q: an ID is letters, digits, '_' and '-' only", pos+1, id)
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return errorf(CodeInvalid, "step %d has the ID %q: an ID is letters, digits, '_', '-' and '.' only", pos+1, id)
 		}
 	}
 	return nil
