@@ -337,16 +337,25 @@ func (c *compilation) toolsAreNames(b *stepBuild, bt *bulletText, syn annotation
 		return true, false // "tools:" with nested bullets
 	}
 	bare := stripNotes(value)
-	if bare != value {
+	note = bare != value
+	if note {
 		b.st.Inferences = append(b.st.Inferences, Inference{Kind: ToolsNote,
 			Summary: fmt.Sprintf("step %q: the text in parentheses in %q is a note, not a tool", b.st.ID, value), Quote: value, Range: r})
 	}
-	for _, part := range strings.FieldsFunc(bare, func(r rune) bool { return r == ',' || r == ';' }) {
-		words := strings.Fields(part)
-		if len(words) < 2 {
+	// Split by hand: this runs on every tools bullet, and most values are
+	// a few names that need no allocation to check.
+	for len(bare) > 0 {
+		part := bare
+		if i := strings.IndexAny(bare, ",;"); i >= 0 {
+			part, bare = bare[:i], bare[i+1:]
+		} else {
+			bare = ""
+		}
+		part = strings.TrimSpace(part)
+		if !strings.ContainsAny(part, " \t") {
 			continue
 		}
-		for _, w := range words {
+		for _, w := range strings.Fields(part) {
 			if c.proseWord(w) {
 				b.st.Inferences = append(b.st.Inferences, Inference{Kind: ToolsProse,
 					Summary: fmt.Sprintf("step %q: the tools value %q reads as prose, so it is detail, not tool names", b.st.ID, value), Quote: value, Range: r})
@@ -354,7 +363,7 @@ func (c *compilation) toolsAreNames(b *stepBuild, bt *bulletText, syn annotation
 			}
 		}
 	}
-	return true, bare != value
+	return true, note
 }
 
 // stripNotes removes parenthesised notes from s: a "(" after a space,

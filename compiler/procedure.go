@@ -374,7 +374,7 @@ func (c *compilation) notProcedure(l *ast.List, section string) string {
 		if p == nil || p.Kind() != ast.KindParagraph && p.Kind() != ast.KindTextBlock {
 			continue
 		}
-		text := c.inlineText(p, -1, -1, false)
+		text := c.leadText(p)
 		if isLinkOnly(p, text) {
 			links++
 		}
@@ -398,10 +398,24 @@ func (c *compilation) notProcedure(l *ast.List, section string) string {
 	return ""
 }
 
+// leadText is the first line of paragraph p as written, without leading
+// emphasis marks: enough to tell a rule or a URL by its first words,
+// without rendering the paragraph (a slice of the body, no copy).
+func (c *compilation) leadText(p ast.Node) string {
+	lines := p.Lines()
+	if lines.Len() == 0 {
+		return ""
+	}
+	seg := lines.At(0)
+	start, v := trimLine(c.body, seg.Start, seg.Stop)
+	t := c.bodyString(start, start+len(v))
+	return strings.TrimLeft(t, "*_")
+}
+
 // isLinkOnly reports whether a paragraph is nothing but a link or a URL.
 func isLinkOnly(p ast.Node, text string) bool {
 	if strings.HasPrefix(text, "http://") || strings.HasPrefix(text, "https://") {
-		return !strings.Contains(text, " ")
+		return p.Lines().Len() == 1 && !strings.Contains(text, " ")
 	}
 	switch p.FirstChild().(type) {
 	case *ast.Link, *ast.AutoLink:
