@@ -408,3 +408,24 @@ func (c *compilation) proseWord(w string) bool {
 	}
 	return true
 }
+
+// subLists records the numbered lists inside the step's blocks, at any
+// depth. Inline content is not walked: lists are blocks.
+func (c *compilation) subLists(b *stepBuild) {
+	for _, blk := range b.blocks {
+		_ = ast.Walk(blk, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if !entering {
+				return ast.WalkContinue, nil
+			}
+			switch v := n.(type) {
+			case *ast.List:
+				if v.IsOrdered() {
+					b.st.SubLists = append(b.st.SubLists, SubList{Range: c.rangeOf(v), Start: v.Start, Count: v.ChildCount()})
+				}
+			case *ast.Paragraph, *ast.TextBlock, *ast.Heading, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
+				return ast.WalkSkipChildren, nil
+			}
+			return ast.WalkContinue, nil
+		})
+	}
+}

@@ -130,6 +130,10 @@ type Step struct {
 	// From says how a version 2 reading found the step (StepKeyword,
 	// StepParagraph, StepResumed, ...); empty when v1 rules found it.
 	From string
+	// SubLists are the numbered lists inside the step's detail (version
+	// 2 only): "step 4" written inside one names its own item 4 when it
+	// has one, not step 4 of the skill.
+	SubLists []SubList
 	// Inferences are the version 2 readings made for this step, each
 	// with the words it read, for lint to show (FORMAT 6: every
 	// inference is visible).
@@ -197,6 +201,13 @@ type Edge struct {
 	// From says how a version 2 reading found the edge; empty for an
 	// annotation or a v1 default.
 	From string
+}
+
+// SubList is a numbered list inside a step: where it is, and the numbers
+// of its items (Start to Start+Count-1).
+type SubList struct {
+	Range        Range
+	Start, Count int
 }
 
 // Inference is one reading version 2 made that v1 would not: what it

@@ -436,6 +436,9 @@ func (c *compilation) finish(builds []*stepBuild) {
 			b.st.Failure.Target = Fail
 		}
 		b.st.Detail = c.detail(b)
+		if c.infer {
+			c.subLists(b)
+		}
 	}
 }
 
