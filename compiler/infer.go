@@ -410,22 +410,26 @@ func (c *compilation) proseWord(w string) bool {
 }
 
 // subLists records the numbered lists inside the step's blocks, at any
-// depth. Inline content is not walked: lists are blocks.
+// depth. Only lists, list items and quotes can hold a list, so nothing
+// else is descended into; a plain recursion, not ast.Walk, so that no
+// closure is allocated per block.
 func (c *compilation) subLists(b *stepBuild) {
 	for _, blk := range b.blocks {
-		_ = ast.Walk(blk, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-			if !entering {
-				return ast.WalkContinue, nil
-			}
-			switch v := n.(type) {
-			case *ast.List:
-				if v.IsOrdered() {
-					b.st.SubLists = append(b.st.SubLists, SubList{Range: c.rangeOf(v), Start: v.Start, Count: v.ChildCount()})
-				}
-			case *ast.Paragraph, *ast.TextBlock, *ast.Heading, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
-				return ast.WalkSkipChildren, nil
-			}
-			return ast.WalkContinue, nil
-		})
+		c.collectLists(b.st, blk)
+	}
+}
+
+func (c *compilation) collectLists(st *Step, n ast.Node) {
+	switch v := n.(type) {
+	case *ast.List:
+		if v.IsOrdered() {
+			st.SubLists = append(st.SubLists, SubList{Range: c.rangeOf(v), Start: v.Start, Count: v.ChildCount()})
+		}
+	case *ast.ListItem, *ast.Blockquote:
+	default:
+		return
+	}
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		c.collectLists(st, ch)
 	}
 }

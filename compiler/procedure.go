@@ -429,9 +429,8 @@ func isLinkOnly(p ast.Node, text string) bool {
 var ruleLeads = []string{"always ", "never ", "do not ", "don't ", "don’t ", "avoid ", "must not "}
 
 func isRule(text string) bool {
-	lower := strings.ToLower(text)
 	for _, r := range ruleLeads {
-		if strings.HasPrefix(lower, r) {
+		if len(text) >= len(r) && strings.EqualFold(text[:len(r)], r) {
 			return true
 		}
 	}

@@ -444,7 +444,8 @@ func (c *compilation) finish(builds []*stepBuild) {
 
 // detail renders a step's blocks without its annotation bullets.
 func (c *compilation) detail(b *stepBuild) string {
-	var parts []string
+	var buf [4]string // most steps have a few parts: no allocation for them
+	parts := buf[:0]
 	if b.lead != "" {
 		parts = append(parts, b.lead)
 	}
