@@ -99,7 +99,7 @@ func judge(file string, src []byte, opts lint.Options) (out *Skill) {
 		}
 	}()
 	out.Name = folderOf(file)
-	sk, compiled := compiler.Compile(file, src, compiler.Options{MaxSize: opts.MaxSize})
+	sk, compiled := compiler.Compile(file, src, opts.CompilerOptions())
 	out.Skill = sk
 	if sk.Name != "" {
 		out.Name = sk.Name

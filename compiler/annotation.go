@@ -21,6 +21,10 @@ var annotationKeys = map[string]AnnotationKind{
 	"if no": AnnotationFailure, "else": AnnotationFailure, "otherwise": AnnotationFailure,
 }
 
+// edgeKeyNames are the edge keys, in a fixed order for did-you-mean.
+var edgeKeyNames = []string{"on success", "success", "ok", "pass", "yes", "if yes", "then",
+	"on failure", "failure", "fail", "on error", "error", "no", "if no", "else", "otherwise"}
+
 // Words that name the terminals in a target.
 var endWords = map[string]string{
 	"end": End, "done": End, "complete": End, "finish": End,
@@ -243,6 +247,14 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 				b.unknown = append(b.unknown, pendingEdge{bt: bt, syn: syn, item: it})
 				continue
 			}
+			keep := false // a tools bullet with a note stays in the detail too
+			if kind == AnnotationTools && c.infer {
+				names, note := c.toolsAreNames(b, &bt, syn, it)
+				if !names {
+					continue
+				}
+				keep = note
+			}
 			s, e := c.blockSpan(it)
 			ann := Annotation{
 				Key:        syn.key,
@@ -253,7 +265,9 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 				Range:      c.idx.rng(s, e),
 			}
 			ann.Kind = kind
-			b.consumed = append(b.consumed, it)
+			if !keep {
+				b.consumed = append(b.consumed, it)
+			}
 			b.st.Annotations = append(b.st.Annotations, ann)
 			annRef := &b.st.Annotations[len(b.st.Annotations)-1]
 			switch kind {
@@ -336,6 +350,15 @@ func (c *compilation) readTools(st *Step, bt *bulletText, from int) {
 	for i < len(s) {
 		for i < len(s) && (s[i] == ',' || s[i] == ' ' || s[i] == '\t' || s[i] == ';') {
 			i++
+		}
+		if c.infer && i < len(s) && s[i] == '(' && i > 0 && s[i-1] == ' ' {
+			// A note after a name: "ask_user (only if needed)".
+			if j := strings.IndexByte(s[i:], ')'); j >= 0 {
+				i += j + 1
+			} else {
+				i = len(s)
+			}
+			continue
 		}
 		j := i
 		for j < len(s) && s[j] != ',' && s[j] != ' ' && s[j] != '\t' && s[j] != ';' {
@@ -620,6 +643,25 @@ func (c *compilation) checkUnknownKeys(r *resolver, b *stepBuild) {
 			failFree = false
 		}
 		value := strings.TrimSpace(h.pe.bt.s[h.pe.syn.valueStart:])
+		if key := normalizeKey(h.pe.syn.key); c.infer && len(key) >= 5 {
+			// "on faliure: 4" is a typo of a key, not a label. Short
+			// words are left out: "one" is two edits from "ok" and "no"
+			// and is a label.
+			if near := Nearest(key, edgeKeyNames); near != "" {
+				fixed := near
+				if h.pe.syn.label != "" {
+					fixed += " (" + h.pe.syn.label + ")"
+				}
+				c.report(Diagnostic{Severity: SeverityError, Rule: "unknown-branch-key",
+					Summary:    fmt.Sprintf("%q is not an edge key, but its value goes to %q: did you mean %q?", h.pe.syn.key, h.target, near),
+					Detail:     "edge keys are yes, no, on success, on failure and their synonyms",
+					Range:      c.btRange(&h.pe.bt, h.pe.syn.keyStart, h.pe.syn.keyEnd),
+					Suggestion: fixed + ": " + value,
+				})
+				b.consumed = append(b.consumed, h.pe.item)
+				continue
+			}
+		}
 		label := h.pe.syn.key
 		if h.pe.syn.label != "" {
 			label = h.pe.syn.key + " " + h.pe.syn.label

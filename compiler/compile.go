@@ -69,15 +69,16 @@ type compilation struct {
 	// badField marks frontmatter fields already reported for their type,
 	// so they are not reported again as missing.
 	badField map[string]bool
-	// strict is Options.Strict: FORMAT v1's reading only.
-	strict bool
+	// infer turns on FORMAT version 2's readings (section 6): off under
+	// Options.Strict, so that v1 inputs read exactly as v1 says.
+	infer bool
 }
 
 // Compile reads one workflow skill. filename is used for positions and, for
 // a SKILL.md, to check the name against its folder. It always returns a
 // Skill (possibly with no steps) and the diagnostics found; it never panics.
 func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
-	c := &compilation{filename: filename, badField: map[string]bool{}, strict: opts.Strict}
+	c := &compilation{filename: filename, badField: map[string]bool{}, infer: !opts.Strict}
 	c.skill = &Skill{Filename: filename, Source: src}
 	base := 0
 	if bytes.HasPrefix(src, utf8BOM) {

@@ -95,6 +95,51 @@ func TestConformance(t *testing.T) {
 			}
 			s, diags := compiler.Compile(in, src, compiler.Options{})
 			base := strings.TrimSuffix(in, ".md")
+			// X.json and X.diag are v1's result (TestConformanceStrict);
+			// X.v2.json and X.v2.diag hold what version 2 reads where it
+			// reads a v1 input differently (FORMAT 6.2, 6.3). -update
+			// writes them only then, and removes them when they agree.
+			gotJSON, gotDiag := templateJSON(t, s), formatDiags(withMovedChecks(s, diags))
+			if *golden.Update {
+				ss, sd := compiler.Compile(in, src, compiler.Options{Strict: true})
+				for _, f := range []struct {
+					ext       string
+					got, want []byte
+				}{{".json", gotJSON, templateJSON(t, ss)}, {".diag", gotDiag, formatDiags(withMovedChecks(ss, sd))}} {
+					if bytes.Equal(f.got, f.want) {
+						os.Remove(base + ".v2" + f.ext)
+					} else {
+						golden.Check(t, base+".v2"+f.ext, f.got)
+					}
+				}
+				return
+			}
+			golden.Check(t, v2Golden(base, ".json"), gotJSON)
+			golden.Check(t, v2Golden(base, ".diag"), gotDiag)
+		})
+	}
+}
+
+// v2Golden is base+".v2"+ext when that file exists, else base+ext.
+func v2Golden(base, ext string) string {
+	if _, err := os.Stat(base + ".v2" + ext); err == nil {
+		return base + ".v2" + ext
+	}
+	return base + ext
+}
+
+// TestConformanceStrict: under Options.Strict every conformance input
+// reads exactly as FORMAT v1 says, whatever version 2 infers.
+func TestConformanceStrict(t *testing.T) {
+	for _, in := range conformanceInputs(t) {
+		name := strings.TrimPrefix(filepath.ToSlash(in), conformanceDir+"/")
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, diags := compiler.Compile(in, src, compiler.Options{Strict: true})
+			base := strings.TrimSuffix(in, ".md")
 			golden.Check(t, base+".json", templateJSON(t, s))
 			golden.Check(t, base+".diag", formatDiags(withMovedChecks(s, diags)))
 		})
@@ -124,9 +169,20 @@ func templateSchema(t testing.TB) *jsonschema.Schema {
 func TestTemplateSchema(t *testing.T) {
 	sch := templateSchema(t)
 	checked := 0
+	var bases []string
 	for _, in := range conformanceInputs(t) {
 		base := strings.TrimSuffix(in, ".md")
-		diag, err := os.ReadFile(base + ".diag")
+		bases = append(bases, base)
+		if _, err := os.Stat(base + ".v2.json"); err == nil {
+			bases = append(bases, base+".v2") // version 2's template too
+		}
+	}
+	for _, base := range bases {
+		diagPath := base + ".diag"
+		if strings.HasSuffix(base, ".v2") {
+			diagPath = v2Golden(strings.TrimSuffix(base, ".v2"), ".diag")
+		}
+		diag, err := os.ReadFile(diagPath)
 		if err != nil {
 			t.Fatal(err)
 		}

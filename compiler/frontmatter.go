@@ -64,7 +64,7 @@ func (c *compilation) parseFrontmatter() int {
 	if bodyStart < len(src) && src[bodyStart] == '\n' {
 		bodyStart++
 	}
-	fm := &Frontmatter{Range: c.idx.rng(0, closeEnd), Strict: c.strict}
+	fm := &Frontmatter{Range: c.idx.rng(0, closeEnd), Strict: !c.infer}
 	c.skill.Frontmatter = fm
 
 	var doc yaml.Node
@@ -333,7 +333,7 @@ func (c *compilation) readFields(fm *Frontmatter, m *yaml.Node) {
 			c.readAllowedTools(fm, keyRange, m.Content[i+1], v)
 		default:
 			switch {
-			case c.strict:
+			case !c.infer:
 				fm.Unknown = append(fm.Unknown, Ref{Name: k.Value, Range: keyRange})
 			case isHostKey(k.Value):
 				fm.HostKeys = append(fm.HostKeys, Ref{Name: k.Value, Range: keyRange})
@@ -434,7 +434,7 @@ func (c *compilation) readAllowedTools(fm *Frontmatter, keyRange Range, written,
 				continue
 			}
 			ir := c.nodeRange(item)
-			if c.strict {
+			if !c.infer {
 				c.addRegistryTool(fm, Ref{Name: it.Value, Range: ir})
 				continue
 			}
@@ -452,7 +452,7 @@ func (c *compilation) readAllowedTools(fm *Frontmatter, keyRange Range, written,
 // reference validator refuses it; quoting it makes it text. FORMAT v1
 // takes such a value as its text.
 func (c *compilation) notText(v, written *yaml.Node, what string) bool {
-	if c.strict || v.Style != 0 {
+	if !c.infer || v.Style != 0 {
 		return false
 	}
 	var kind string
@@ -497,7 +497,7 @@ func (c *compilation) readToolEntries(fm *Frontmatter, v *yaml.Node, r Range, sp
 		pos += i + len(text)
 		return c.idx.rng(at, at+len(text)), at
 	}
-	if c.strict {
+	if !c.infer {
 		for _, name := range strings.Fields(v.Value) {
 			rr, _ := locate(name)
 			c.addRegistryTool(fm, Ref{Name: name, Range: rr})
@@ -669,7 +669,7 @@ func (c *compilation) checkName(f Field) {
 	if isSkillFile(c.filename) {
 		folder = folderName(c.filename)
 	}
-	if !c.strict {
+	if c.infer {
 		name = norm.NFKC.String(strings.TrimSpace(name))
 		folder = norm.NFKC.String(folder)
 	}
@@ -687,7 +687,7 @@ func (c *compilation) checkName(f Field) {
 		// words: the rules agree there. Version 2 adds the other scripts.
 		for _, r := range name {
 			switch {
-			case r < utf8.RuneSelf || c.strict:
+			case r < utf8.RuneSelf || !c.infer:
 				if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
 					problem = fmt.Sprintf("contains %q; use only a-z, 0-9 and -", r)
 				}

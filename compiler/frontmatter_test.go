@@ -84,29 +84,3 @@ func dumpFrontmatter(s *compiler.Skill) []byte {
 	}
 	return b.Bytes()
 }
-
-// TestConformanceStrict holds FORMAT v1 to its goldens: every input of
-// testdata/compile compiles under Options.Strict to exactly its v1
-// template and diagnostics.
-func TestConformanceStrict(t *testing.T) {
-	for _, in := range conformanceInputs(t) {
-		name := strings.TrimPrefix(filepath.ToSlash(in), conformanceDir+"/")
-		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, diags := compiler.Compile(in, src, compiler.Options{Strict: true})
-			base := strings.TrimSuffix(in, ".md")
-			for path, got := range map[string][]byte{base + ".json": templateJSON(t, s), base + ".diag": formatDiags(withMovedChecks(s, diags))} {
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("under Strict, %s differs from its v1 golden:\n--- want\n%s\n--- got\n%s", path, want, got)
-				}
-			}
-		})
-	}
-}

@@ -173,7 +173,12 @@ func (w *textWriter) lineBreak() {
 }
 
 func (c *compilation) writeInline(w *textWriter, n ast.Node, skipStart, skipEnd int, raw bool) {
-	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+	c.writeInlineNodes(w, n.FirstChild(), skipStart, skipEnd, raw)
+}
+
+// writeInlineNodes writes the inline node first and its next siblings.
+func (c *compilation) writeInlineNodes(w *textWriter, first ast.Node, skipStart, skipEnd int, raw bool) {
+	for ch := first; ch != nil; ch = ch.NextSibling() {
 		switch v := ch.(type) {
 		case *ast.Text:
 			seg := v.Segment

@@ -162,6 +162,22 @@ type Step struct {
 	// white space collapsed.
 	Goal      string
 	GoalRange Range
+	// GoalFrom says how a version 2 reading found the goal (GoalBoldLead,
+	// GoalFirstSentence, GoalHeadingParagraph); empty when v1 rules gave
+	// it.
+	GoalFrom string
+
+	// From says how a version 2 reading found the step (StepKeyword,
+	// StepParagraph, StepResumed, ...); empty when v1 rules found it.
+	From string
+	// SubLists are the numbered lists inside the step's detail (version
+	// 2 only): "step 4" written inside one names its own item 4 when it
+	// has one, not step 4 of the skill.
+	SubLists []SubList
+	// Inferences are the version 2 readings made for this step, each
+	// with the words it read, for lint to show (FORMAT 6: every
+	// inference is visible).
+	Inferences []Inference
 
 	// Tools are the recommended tools in written order, without duplicates.
 	Tools []Ref
@@ -215,7 +231,48 @@ type Edge struct {
 	// Range is the annotation bullet's range; TargetRange the target's.
 	Range       Range
 	TargetRange Range
+	// From says how a version 2 reading found the edge; empty for an
+	// annotation or a v1 default.
+	From string
 }
+
+// SubList is a numbered list inside a step: where it is, and the numbers
+// of its items (Start to Start+Count-1).
+type SubList struct {
+	Range        Range
+	Start, Count int
+}
+
+// Inference is one reading version 2 made that v1 would not: what it
+// concluded, from which words, and where they are.
+type Inference struct {
+	// Kind is what was inferred: one of the Goal* or Step* constants,
+	// or ToolsNone, ToolsNote, ToolsProse.
+	Kind string
+	// Summary says what was read, for a diagnostic.
+	Summary string
+	// Quote is the words it read, as written.
+	Quote string
+	Range Range
+}
+
+// Sources of version 2 readings, in Step.GoalFrom, Step.From and
+// Inference.Kind.
+const (
+	GoalBoldLead         = "bold-lead"         // "**Check the ledger.** Then ..."
+	GoalFirstSentence    = "first-sentence"    // a first paragraph over the goal limit
+	GoalHeadingParagraph = "heading-paragraph" // "### Step 3" with no title
+
+	StepKeyword   = "heading-keyword" // "Phase 2: ...", "Step 1b", "Step 2 -- ...", "3) ..."
+	StepParagraph = "step-paragraph"  // a paragraph "**Step 2: Title**"
+	StepResumed   = "list-resumed"    // an ordered list continuing a split one
+	StepChosen    = "list-chosen"     // the procedure, chosen over lists that are not
+	StepSection   = "section"         // one of several sections that each hold a numbered list
+
+	ToolsNone  = "tools-none"  // "tools: none"
+	ToolsNote  = "tools-note"  // "tools: ask_user (only if needed)"
+	ToolsProse = "tools-prose" // "tools: ask the user for the order"
+)
 
 // DisplayLabel is the edge's LABEL, else its key word, else "".
 func (e Edge) DisplayLabel() string {

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -27,6 +28,11 @@ type stepBuild struct {
 	consumed []ast.Node
 	edges    []pendingEdge
 	unknown  []pendingEdge // bullets with an unknown KEY, maybe a branch
+	// v2 is true when only version 2 reads the step where it is.
+	v2 bool
+	// lead is detail that comes before the blocks: the rest of a
+	// paragraph whose bold lead or first sentence became the goal.
+	lead string
 }
 
 // pendingEdge is an edge bullet whose target is resolved once all IDs are
@@ -70,9 +76,17 @@ func (c *compilation) findSteps(doc ast.Node) {
 	if hs := c.headingSteps(doc); hs != nil {
 		c.skill.Form = FormHeading
 		builds = hs
-	} else if l := c.stepList(doc); l != nil {
+	} else if ps := c.paragraphSteps(doc); ps != nil {
+		c.skill.Form = FormHeading
+		builds = ps
+	} else if parts, head := c.stepLists(doc); parts != nil {
 		c.skill.Form = FormList
-		builds = c.listSteps(l)
+		if ss := c.sectionSteps(head); ss != nil {
+			c.skill.Form = FormHeading
+			builds = ss
+		} else {
+			builds = c.listSteps(parts)
+		}
 	}
 	if len(builds) == 0 {
 		c.skill.Form = FormNone
@@ -85,12 +99,7 @@ func (c *compilation) findSteps(doc ast.Node) {
 // and builds one step per heading. Headings at the shallowest level with
 // such a group win; a group ends at a heading of a higher level.
 func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
-	type match struct {
-		h      *ast.Heading
-		number string
-		title  string
-	}
-	var groups [7][][]match // by level; the last group of a level is open
+	var groups [7][][]stepHeading // by level; the last group of a level is open
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		h, ok := n.(*ast.Heading)
 		if !ok {
@@ -103,17 +112,11 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 			}
 		}
 		text := c.inlineText(h, -1, -1, false)
-		if !mayBeStepHeading(text) {
+		mt, ok := c.readStepHeading(text)
+		if !ok {
 			continue
 		}
-		m := headingStep.FindStringSubmatch(text)
-		if m == nil {
-			continue
-		}
-		mt := match{h: h, number: m[1], title: m[2]}
-		if m[3] != "" {
-			mt.number, mt.title = m[3], m[4]
-		}
+		mt.node = h
 		k := len(groups[h.Level])
 		if k == 0 || groups[h.Level][k-1] == nil {
 			groups[h.Level] = append(groups[h.Level], nil)
@@ -121,7 +124,7 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 		}
 		groups[h.Level][k-1] = append(groups[h.Level][k-1], mt)
 	}
-	var chosen []match
+	var chosen []stepHeading
 	level := 0
 	for l := 1; l <= 6 && chosen == nil; l++ {
 		for _, g := range groups[l] {
@@ -134,17 +137,19 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 	if chosen == nil {
 		return nil
 	}
+	seriesIDs(chosen)
 	var builds []*stepBuild
+	var stop *ast.Heading // the heading that ended the last step
 	for _, m := range chosen {
-		b := &stepBuild{st: &Step{}, number: -1}
-		if n, err := strconv.Atoi(m.number); err == nil {
-			b.number = n
-			b.st.ID = strconv.Itoa(n)
-		}
-		hs, he := c.blockSpan(m.h)
+		b := &stepBuild{st: &Step{}, number: m.number, v2: m.v2}
+		b.st.ID = m.id
+		h := m.node.(*ast.Heading)
+		hs, he := c.blockSpan(h)
 		end := he
-		for n := m.h.NextSibling(); n != nil; n = n.NextSibling() {
+		stop = nil
+		for n := h.NextSibling(); n != nil; n = n.NextSibling() {
 			if h, ok := n.(*ast.Heading); ok && h.Level <= level {
+				stop = h
 				break
 			}
 			b.blocks = append(b.blocks, n)
@@ -155,31 +160,43 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 		b.st.Range = c.idx.rng(hs, end)
 		// The number's place in the heading line, for the ID's range.
 		lineEnd := he
-		if lines := m.h.Lines(); lines.Len() > 0 {
+		if lines := h.Lines(); lines.Len() > 0 {
 			lineEnd = c.abs(lines.At(0).Stop)
 		}
-		numAt := strings.Index(string(c.src[hs:lineEnd]), m.number)
+		numAt := strings.Index(string(c.src[hs:lineEnd]), m.written)
 		if numAt >= 0 {
-			b.st.IDRange = c.idx.rng(hs+numAt, hs+numAt+len(m.number))
+			b.st.IDRange = c.idx.rng(hs+numAt, hs+numAt+len(m.written))
 		} else {
 			b.st.IDRange = c.idx.rng(hs, lineEnd)
 		}
 		skipS, skipE := -1, -1
-		if lines := m.h.Lines(); lines.Len() > 0 {
+		if lines := h.Lines(); lines.Len() > 0 {
 			seg := lines.At(0)
 			skipS, skipE = c.explicitID(b, c.abs(seg.Start), c.abs(seg.Stop))
 		}
 		title := m.title
 		if skipS >= 0 {
 			// Recompute the title without the {#id} attribute.
-			full := c.inlineText(m.h, skipS, skipE, false)
-			if mm := headingStep.FindStringSubmatch(full); mm != nil {
-				title = mm[2] + mm[4]
+			full := c.inlineText(h, skipS, skipE, false)
+			if mm, ok := c.readStepHeading(full); ok {
+				title = mm.title
 			}
 		}
 		b.st.Goal = strings.TrimSpace(title)
 		b.st.GoalRange = c.idx.rng(hs, lineEnd)
+		if m.v2 {
+			b.st.From = StepKeyword
+			b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepKeyword,
+				Summary: fmt.Sprintf("step %q read from the heading %q", b.st.ID, m.text),
+				Quote:   m.text, Range: b.st.GoalRange})
+		}
+		if b.st.Goal == "" && c.infer {
+			c.goalFromParagraph(b)
+		}
 		builds = append(builds, b)
+	}
+	if stop != nil && stop.Level < level {
+		builds = append(builds, c.continuedSteps(stop, len(builds)+1)...)
 	}
 	return builds
 }
@@ -212,54 +229,90 @@ func (c *compilation) stepList(doc ast.Node) *ast.List {
 	return first
 }
 
-// listSteps builds one step per item of l.
-func (c *compilation) listSteps(l *ast.List) []*stepBuild {
+// listSteps builds one step per item of the parts' lists. The blocks
+// between two parts are the detail of the step before them.
+func (c *compilation) listSteps(parts []listPart) []*stepBuild {
 	// One allocation for all steps instead of two per step: a skill's
 	// steps live and die together.
-	n := l.ChildCount()
+	n := 0
+	for _, p := range parts {
+		n += p.list.ChildCount()
+	}
 	builds := make([]*stepBuild, 0, n)
 	buildSlab := make([]stepBuild, n)
 	stepSlab := make([]Step, n)
 	i := 0
-	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
-		num := l.Start + i
-		b := &buildSlab[i]
-		b.st, b.number = &stepSlab[i], num
-		b.st.ID = strconv.Itoa(num)
-		i++
-		s, e := c.blockSpan(it)
-		b.st.Range = c.idx.rng(s, e)
-		// ListItem.Pos is the marker; its digits are the written number.
-		ms := c.abs(it.Pos())
-		me := ms
-		for me < len(c.src) && c.src[me] >= '0' && c.src[me] <= '9' {
-			me++
+	for pi, p := range parts {
+		if pi > 0 && len(builds) > 0 {
+			last := builds[len(builds)-1]
+			last.blocks = append(last.blocks, p.between...)
 		}
-		if me == ms {
-			me = ms + 1
-		}
-		b.st.IDRange = c.idx.rng(ms, me)
-
-		first := it.FirstChild()
-		if first != nil && (first.Kind() == ast.KindParagraph || first.Kind() == ast.KindTextBlock) {
-			skipS, skipE := -1, -1
-			if lines := first.Lines(); lines.Len() > 0 {
-				seg := lines.At(0)
-				skipS, skipE = c.explicitID(b, c.abs(seg.Start), c.abs(seg.Stop))
+		l := p.list
+		k := 0
+		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+			num := p.start + k
+			k++
+			b := &buildSlab[i]
+			b.st, b.number = &stepSlab[i], num
+			b.st.ID = strconv.Itoa(num)
+			i++
+			if pi > 0 {
+				b.st.From = StepResumed
+				b.v2 = true
 			}
-			b.st.Goal = c.inlineText(first, skipS, skipE, false)
-			gs, ge := c.blockSpan(first)
-			b.st.GoalRange = c.idx.rng(gs, ge)
-			first = first.NextSibling()
-		} else {
-			b.st.GoalRange = b.st.IDRange
+			if pi > 0 && k == 1 {
+				summary := fmt.Sprintf("step %q goes on with the numbered list that a %s split", b.st.ID, c.blockName(p.between))
+				if l.Start != p.start {
+					summary = fmt.Sprintf("the numbered list on line %d starts again at %d after prose: its steps go on from step %q", c.rangeOf(it).Start.Line, l.Start, b.st.ID)
+				}
+				b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepResumed,
+					Summary: summary, Quote: c.firstLineOf(it), Range: c.rangeOf(it)})
+			}
+			if pi == 0 && k == 1 && p.chosen != "" {
+				b.st.From = StepChosen
+				b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepChosen,
+					Summary: "the steps are this list: " + p.chosen,
+					Quote:   c.firstLineOf(it), Range: c.rangeOf(it)})
+			}
+			s, e := c.blockSpan(it)
+			b.st.Range = c.idx.rng(s, e)
+			// ListItem.Pos is the marker; its digits are the written number.
+			ms := c.abs(it.Pos())
+			me := ms
+			for me < len(c.src) && c.src[me] >= '0' && c.src[me] <= '9' {
+				me++
+			}
+			if me == ms {
+				me = ms + 1
+			}
+			b.st.IDRange = c.idx.rng(ms, me)
+
+			first := it.FirstChild()
+			if first != nil && (first.Kind() == ast.KindParagraph || first.Kind() == ast.KindTextBlock) {
+				skipS, skipE := -1, -1
+				if lines := first.Lines(); lines.Len() > 0 {
+					seg := lines.At(0)
+					skipS, skipE = c.explicitID(b, c.abs(seg.Start), c.abs(seg.Stop))
+				}
+				gs, ge := c.blockSpan(first)
+				b.st.GoalRange = c.idx.rng(gs, ge)
+				c.readGoal(b, first, skipS, skipE)
+				first = first.NextSibling()
+			} else {
+				b.st.GoalRange = b.st.IDRange
+			}
+			for n := first; n != nil; n = n.NextSibling() {
+				b.blocks = append(b.blocks, n)
+			}
+			builds = append(builds, b)
 		}
-		for n := first; n != nil; n = n.NextSibling() {
-			b.blocks = append(b.blocks, n)
-		}
-		builds = append(builds, b)
 	}
 	return builds
+}
+
+func (c *compilation) rangeOf(n ast.Node) Range {
+	s, e := c.blockSpan(n)
+	return c.idx.rng(s, e)
 }
 
 // explicitID reads an {#id} attribute at the end of src[start:end] into b
@@ -342,12 +395,19 @@ func (c *compilation) finish(builds []*stepBuild) {
 		c.resolveEdges(r, b)
 		c.checkUnknownKeys(r, b)
 		b.st.Detail = c.detail(b)
+		if c.infer {
+			c.subLists(b)
+		}
 	}
 }
 
 // detail renders a step's blocks without its annotation bullets.
 func (c *compilation) detail(b *stepBuild) string {
-	var parts []string
+	var buf [4]string // most steps have a few parts: no allocation for them
+	parts := buf[:0]
+	if b.lead != "" {
+		parts = append(parts, b.lead)
+	}
 	for _, n := range b.blocks {
 		var s string
 		if l, ok := n.(*ast.List); ok && !l.IsOrdered() {

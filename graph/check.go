@@ -231,18 +231,18 @@ func duplicates(t *Template) []Problem {
 	return ps
 }
 
-// CheckID applies the ID rule of FORMAT.md §3: 1-64 characters of
-// A-Za-z0-9_-, and never a terminal name in any case. It returns nil for a
+// CheckID applies the ID rule of FORMAT.md §3 and 6.2: 1-64 characters
+// of A-Za-z0-9_-. (version 2 numbers steps 2.1), and never a terminal name in any case. It returns nil for a
 // valid ID, else the invalid-id or reserved-id problem (with Index -1).
 // The compiler asks it too, before it takes an {#id} as written.
 func CheckID(id string) *Problem {
 	valid := id != "" && len(id) <= MaxIDLen && strings.IndexFunc(id, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-')
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
 	}) < 0
 	switch {
 	case !valid:
 		return &Problem{Code: CodeInvalidID, Step: id, Index: -1,
-			Message:    fmt.Sprintf("step ID %q is not valid: use 1-%d characters of A-Z, a-z, 0-9, _ and -", id, MaxIDLen),
+			Message:    fmt.Sprintf("step ID %q is not valid: use 1-%d characters of A-Z, a-z, 0-9, _, - and .", id, MaxIDLen),
 			Suggestion: suggestID(id)}
 	case IsTerminal(id):
 		return &Problem{Code: CodeReservedID, Step: id, Index: -1,

@@ -201,7 +201,7 @@ func TestCheckTemplate(t *testing.T) {
 			want: []string{`limit-exceeded 1: step "1" recommends 17 tools; at most 16 are allowed: keep the few the step needs`}},
 		{name: "ids", t: func() *Template { t := skill("1", "x", "END", "1"); t.Steps[1].ID = "a b"; return t }(),
 			want: []string{
-				`invalid-id a b: step ID "a b" is not valid: use 1-64 characters of A-Z, a-z, 0-9, _ and -`,
+				`invalid-id a b: step ID "a b" is not valid: use 1-64 characters of A-Z, a-z, 0-9, _, - and .`,
 				`reserved-id END: step ID "END" is reserved: "end" and "fail" are the plan's terminals`,
 				`duplicate-id 1: step ID "1" is used twice`,
 			}},

@@ -56,6 +56,9 @@ type Config struct {
 	// Ignore holds slash-separated globs, relative to the config file's
 	// folder; `**` matches any number of folders.
 	Ignore []string
+	// Strict is `infer: false`: skills are read as FORMAT v1 only, with
+	// none of version 2's inferences (compiler.Options.Strict).
+	Strict bool
 }
 
 // RuleOff is the Config.Rules value of a disabled rule.
@@ -146,7 +149,7 @@ func ParseConfig(path string, src []byte) (*Config, compiler.Diagnostics) {
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		l.errorf(root, "the config must be a mapping with keys rules, tools, limits and ignore")
+		l.errorf(root, "the config must be a mapping with keys rules, tools, limits, ignore and infer")
 		return c, l.diags
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -161,6 +164,12 @@ func ParseConfig(path string, src []byte) (*Config, compiler.Diagnostics) {
 			l.tools(c, v)
 		case "limits":
 			l.limits(c, v)
+		case "infer":
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+				l.errorf(v, "\"infer\" must be true or false")
+				continue
+			}
+			c.Strict = strings.EqualFold(v.Value, "false")
 		case "ignore":
 			c.Ignore = l.strings(v, "ignore")
 			for i, g := range c.Ignore {
@@ -169,7 +178,7 @@ func ParseConfig(path string, src []byte) (*Config, compiler.Diagnostics) {
 				}
 			}
 		default:
-			l.errorf(k, "unknown key %q%s", k.Value, didYouMean(k.Value, []string{"rules", "tools", "limits", "ignore"}))
+			l.errorf(k, "unknown key %q%s", k.Value, didYouMean(k.Value, []string{"rules", "tools", "limits", "ignore", "infer"}))
 		}
 	}
 	return c, l.diags

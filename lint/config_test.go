@@ -72,6 +72,17 @@ ignore:
 		{name: "hard limit raised", src: "limits:\n  plan-max-steps: 101\n", want: []string{
 			`2:19: limit "plan-max-steps" is 101, more than make_plan accepts: at most 100`,
 		}},
+		{name: "infer false", src: "infer: false\n", check: func(t *testing.T, c *Config) {
+			if !c.Strict {
+				t.Errorf("infer: false gave Strict = false")
+			}
+		}},
+		{name: "infer true", src: "infer: true\n", check: func(t *testing.T, c *Config) {
+			if c.Strict {
+				t.Errorf("infer: true gave Strict = true")
+			}
+		}},
+		{name: "infer not a bool", src: "infer: sometimes\n", want: []string{`1:8: "infer" must be true or false`}},
 		{name: "tools shorthand", src: "tools: [a, b]\n", check: func(t *testing.T, c *Config) {
 			if strings.Join(c.Tools, " ") != "a b" {
 				t.Errorf("tools = %v", c.Tools)

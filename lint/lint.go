@@ -14,6 +14,14 @@ type Options struct {
 	// Workers bounds how many files are linted at once (catalog.Lint);
 	// 0 means runtime.NumCPU().
 	Workers int
+	// Strict reads FORMAT v1 only (--strict); config infer: false does
+	// the same.
+	Strict bool
+}
+
+// CompilerOptions are the compiler's options for a lint run.
+func (o Options) CompilerOptions() compiler.Options {
+	return compiler.Options{MaxSize: o.MaxSize, Strict: o.Strict || o.Config != nil && o.Config.Strict}
 }
 
 // File is one linted file: its bytes, for quoting lines, and its findings
@@ -79,7 +87,7 @@ func (r *Result) Count() (errs, warns, infos int) {
 // LintSource lints one skill's bytes: compile, then Check. The result is
 // sorted.
 func LintSource(filename string, src []byte, opts Options) compiler.Diagnostics {
-	sk, diags := compiler.Compile(filename, src, compiler.Options{MaxSize: opts.MaxSize})
+	sk, diags := compiler.Compile(filename, src, opts.CompilerOptions())
 	if sk == nil {
 		sk = &compiler.Skill{Filename: filename, Source: src}
 	}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/skillc/skillc/compiler"
@@ -249,7 +250,7 @@ func proseBranchSentence(p *Pass, st *compiler.Step, order map[string]int, sente
 			reportProseBranch(p, st, order, compiler.Failure, compiler.Fail, base+w.start, base+w.end)
 		}
 		if class&wordMove != 0 {
-			if id, end, back, ok := moveTarget(p.Skill, order, sentence, ws, i); ok && id != st.ID {
+			if id, end, back, ok := moveTarget(p.Skill, order, sentence, ws, i); ok && id != st.ID && !ownItem(st, base+w.start, ws, i, id) {
 				kind := compiler.Success
 				if back || class&wordBack != 0 || cue {
 					kind = compiler.Failure
@@ -355,4 +356,31 @@ func reportProseBranch(p *Pass, st *compiler.Step, order map[string]int, kind co
 		d.Detail = "the default edge already goes there; an annotation makes it explicit"
 	}
 	p.Report(d)
+}
+
+// ownItem reports whether "step N" (the word step, not phase) of the move
+// at word i, at byte offset off, lies inside a numbered list of the step
+// that has an item N: it names that item, not step N of the skill
+// (FORMAT 6.2).
+func ownItem(st *compiler.Step, off int, ws []word, i int, id string) bool {
+	if len(st.SubLists) == 0 {
+		return false
+	}
+	step := false
+	for j := i + 1; j < len(ws) && j <= i+4; j++ {
+		if ws[j].text == "step" {
+			step = true
+			break
+		}
+	}
+	n, err := strconv.Atoi(id)
+	if !step || err != nil {
+		return false
+	}
+	for _, l := range st.SubLists {
+		if l.Range.Start.Byte <= off && off < l.Range.End.Byte && l.Start <= n && n < l.Start+l.Count {
+			return true
+		}
+	}
+	return false
 }

@@ -29,6 +29,7 @@ var Rules = []*Rule{
 	RuleDuplicateEdge,
 	RuleUnknownBranchKey,
 	RuleInvalidToolName,
+	RuleListSplit,
 	// the graph (graph.Check)
 	RuleCycle,
 	RuleUnreachableStep,
@@ -48,6 +49,7 @@ var Rules = []*Rule{
 	RuleBrokenLink,
 	RuleMissingWhenToUse,
 	RuleProseBranch,
+	RuleInferred,
 	// driver
 	RuleUnreadable,
 	RuleUnknownRule,

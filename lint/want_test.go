@@ -169,3 +169,48 @@ func TestSeverityConfig(t *testing.T) {
 		}
 	}
 }
+
+// v2Inputs are the rule inputs written for version 2's readings; every
+// other input is FORMAT v1.
+var v2Inputs = map[string]bool{
+	"list-split.md": true, "inferred.md": true, "strict.md": true, "prose-branch-sublist.md": true,
+	// FORMAT 6.1: the hosts' frontmatter
+	"document-frontmatter.md": true, "document-frontmatter-cover.md": true, "frontmatter-host-keys.md": true,
+	"unknown-tool-patterns.md": true, "unused-tool-no-step-tools.md": true, "unused-tool-patterns.md": true,
+}
+
+// TestV1InputsReadTheSameStrict: every v1 input of the rule tests and the
+// graph tests gives the same findings with --strict as without, so their
+// goldens and want comments are v1's result under both.
+func TestV1InputsReadTheSameStrict(t *testing.T) {
+	rules, _ := filepath.Glob("../testdata/lint/rules/*.md")
+	skills, _ := filepath.Glob("../testdata/lint/rules/*/SKILL.md")
+	graphs, _ := filepath.Glob("../testdata/graph/*.md")
+	files := append(append(rules, skills...), graphs...)
+	if len(files) < 20 {
+		t.Fatalf("found %d inputs", len(files))
+	}
+	for _, f := range files {
+		if v2Inputs[filepath.Base(f)] {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := Options{}
+		if cfgPath := strings.TrimSuffix(f, ".md") + ".skillc.yaml"; fileExists(cfgPath) {
+			cfg, _, err := LoadConfig(cfgPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.Config = cfg
+		}
+		def := LintSource(f, src, opts)
+		opts.Strict = true
+		strict := LintSource(f, src, opts)
+		if fmt.Sprint(def) != fmt.Sprint(strict) {
+			t.Errorf("%s reads differently with --strict:\n default: %v\n strict:  %v", f, def, strict)
+		}
+	}
+}

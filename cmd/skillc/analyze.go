@@ -15,13 +15,14 @@ import (
 // file policy and judges it with the same checks and configuration as
 // `skillc lint` (a tool missing from allowed-tools stops a template as it
 // fails a lint run). It prints the findings to stderr. An unreadable file
-// or a broken config is a usage error.
-func loadSkill(io *IOStreams, file, configPath string, maxSize int64) (*catalog.Skill, error) {
+// or a broken config is a usage error. strict is --strict: FORMAT v1 only,
+// as config infer: false.
+func loadSkill(io *IOStreams, file, configPath string, maxSize int64, strict bool) (*catalog.Skill, error) {
 	cfg, err := loadConfig(io, configPath, ".")
 	if err != nil {
 		return nil, err
 	}
-	c, err := catalog.Load(file, lint.Options{Config: cfg, MaxSize: maxSize})
+	c, err := catalog.Load(file, lint.Options{Config: cfg, MaxSize: maxSize, Strict: strict})
 	if err != nil {
 		return nil, usageError("%v", err)
 	}

@@ -22,6 +22,8 @@ type CompileOptions struct {
 	MaxSize int64
 	// ConfigPath is --config; empty means .skillc.yaml found upward.
 	ConfigPath string
+	// Strict is --strict: read FORMAT v1 only, no version 2 inference.
+	Strict bool
 }
 
 var compileFormats = []string{"json", "yaml"}
@@ -64,6 +66,7 @@ or untouched.`,
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write the template to `FILE` instead of stdout")
 	cmd.Flags().StringVarP(&opts.ConfigPath, "config", "c", "", "lint config `FILE` (default: .skillc.yaml found upward from the working folder)")
 	cmd.Flags().Int64Var(&opts.MaxSize, "max-size", compiler.DefaultMaxSize, "largest file accepted, in `bytes` (-1: no limit)")
+	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "read FORMAT version 1 only, without version 2's inferences (config: infer: false)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(compileFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -75,7 +78,7 @@ func compileRun(opts *CompileOptions) error {
 	if opts.MaxSize == 0 || opts.MaxSize < -1 {
 		return usageError("--max-size must be a positive number of bytes, or -1 for no limit; got %d", opts.MaxSize)
 	}
-	c, err := loadSkill(opts.IO, opts.File, opts.ConfigPath, opts.MaxSize)
+	c, err := loadSkill(opts.IO, opts.File, opts.ConfigPath, opts.MaxSize, opts.Strict)
 	if err != nil {
 		return err
 	}

@@ -74,6 +74,7 @@ func TestCompileRun(t *testing.T) {
 	noSteps := write("advice.md", "# Advice\n\nBe kind.\n")
 	bad := write("bad.md", "# Bad\n\n1. Go.\n   - no: clarfy\n2. Clarify. {#clarify}\n")
 	existing := write("existing.json", "keep me\n")
+	untitled := write("untitled.md", "# Untitled\n\n## Step 1\n\nCheck the queue.\n\n## Step 2: Report\n")
 
 	tests := []struct {
 		name       string
@@ -97,6 +98,11 @@ func TestCompileRun(t *testing.T) {
 			stderrHas: []string{"[no-steps]", "the skill has no steps"}},
 		{name: "too large", opts: CompileOptions{File: acat, MaxSize: 10}, code: exitFindings, emptyOut: true,
 			stderrHas: []string{"larger than the limit of 10 bytes [file-too-large]", "--max-size"}},
+		// Version 2 reads the paragraph under "## Step 1" as its goal;
+		// --strict reads v1, where the step has none.
+		{name: "v2 reading", opts: CompileOptions{File: untitled}, stderrHas: []string{"[inferred]"}},
+		{name: "strict", opts: CompileOptions{File: untitled, Strict: true}, code: exitFindings, emptyOut: true,
+			stderrHas: []string{`step "1" has no goal [empty-goal]`}},
 		{name: "missing file", opts: CompileOptions{File: filepath.Join(dir, "nope.md")}, code: exitUsage, emptyOut: true},
 		{name: "folder without SKILL.md", opts: CompileOptions{File: dir}, code: exitUsage, emptyOut: true},
 		{name: "bad format", opts: CompileOptions{File: acat, Format: "toml"}, code: exitUsage, emptyOut: true},

@@ -22,6 +22,8 @@ type GraphOptions struct {
 	Output string
 	// ConfigPath is --config; empty means .skillc.yaml found upward.
 	ConfigPath string
+	// Strict is --strict: read FORMAT v1 only, no version 2 inference.
+	Strict bool
 	// OutIsTerminal reports whether IO.Out is a terminal, where a PNG or
 	// SVG would be noise; tests replace it.
 	OutIsTerminal func() bool
@@ -71,6 +73,7 @@ writes the file atomically: it is complete or untouched.`,
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "dot", "output format: "+strings.Join(graphFormats, ", "))
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `FILE` instead of stdout")
 	cmd.Flags().StringVarP(&opts.ConfigPath, "config", "c", "", "lint config `FILE` (default: .skillc.yaml found upward from the working folder)")
+	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "read FORMAT version 1 only, without version 2's inferences (config: infer: false)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(graphFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -91,7 +94,7 @@ func graphRun(opts *GraphOptions) error {
 	}
 
 	// The same diagnostics `skillc compile` and `skillc lint` print.
-	c, err := loadSkill(opts.IO, opts.File, opts.ConfigPath, compiler.DefaultMaxSize)
+	c, err := loadSkill(opts.IO, opts.File, opts.ConfigPath, compiler.DefaultMaxSize, opts.Strict)
 	if err != nil {
 		return err
 	}
