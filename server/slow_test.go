@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/skillc/skillc/server"
 )
 
@@ -166,4 +168,37 @@ func TestHTTPSlowBodies(t *testing.T) {
 			t.Errorf("without a token: answered after %d body bytes; want the 401 before the body", r.sent)
 		}
 	}
+}
+
+// TestHTTPBodyTimeoutSparesLongCalls: the body deadline ends with the
+// body. A tool call that runs three times the body timeout, its answer
+// streamed on the POST, is neither cut off nor cancelled.
+func TestHTTPBodyTimeoutSparesLongCalls(t *testing.T) {
+	e := newEnv(t, nil)
+	s := e.server("", "")
+	const bodyTimeout = 300 * time.Millisecond
+	mcp.AddTool(s.MCP(), &mcp.Tool{Name: "outlast", Description: "answers after three body timeouts, unless cancelled"},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			select {
+			case <-time.After(3 * bodyTimeout):
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+			case <-ctx.Done():
+				return nil, nil, fmt.Errorf("cancelled: %w", context.Cause(ctx))
+			}
+		})
+	addr := serveLoopback(t, s, server.HTTPOptions{Tokens: testTokens(t), BodyTimeout: bodyTimeout})
+	cs := httpClient(t, "http://"+addr, map[string]string{"Authorization": "Bearer " + aliceToken, server.ConversationHeader: "c1"})
+	for i := range 2 { // the second on a connection the first left open
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "outlast"})
+		cancel()
+		if err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		if res.IsError || text(res) != "done" {
+			t.Fatalf("call %d: %q (error %v)", i, text(res), res.IsError)
+		}
+	}
+	// And the plan tools work on the same session after the waits.
+	ok(t, cs, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": "A."}}})
 }
