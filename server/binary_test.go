@@ -222,3 +222,31 @@ func TestBinaryHTTP(t *testing.T) {
 		t.Fatal("server did not stop on SIGTERM")
 	}
 }
+
+// TestBinaryStdioEndOfInput: initialize, initialized and make_plan piped
+// into `skillc serve`, stdin closed at once: the call is answered before
+// the process exits and the plan is in the store for the next process.
+func TestBinaryStdioEndOfInput(t *testing.T) {
+	bin := skillcBinary(t)
+	storeSpec := "sqlite:" + filepath.Join(t.TempDir(), "plans.db")
+	for i := range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		cmd := exec.CommandContext(ctx, bin, "serve", "--store", storeSpec, "--user", "alice", "--session", "pipe-1")
+		cmd.Env = childEnvWithout()
+		cmd.Stdin = strings.NewReader(stdioInitialize + "\n" + stdioInitialized + "\n" + stdioMakePlan + "\n")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		cancel()
+		if err != nil {
+			t.Fatalf("run %d: %v\n%s", i, err, stderr.String())
+		}
+		if got := answers(t, string(out)); !got[1] || !got[2] {
+			t.Fatalf("run %d: answers %v, want results for requests 1 and 2; stdout:\n%.400s", i, got, out)
+		}
+	}
+	cs := stdioBinaryClient(t, bin, storeSpec, "alice", "pipe-1")
+	if p, _ := ok(t, cs, "view_plan", nil); p.Skill != "acat-reimbursement" {
+		t.Errorf("the piped make_plan left no plan: %+v", p)
+	}
+}
