@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/skillc/skillc/internal/golden"
 	"github.com/skillc/skillc/server"
 )
@@ -24,11 +26,12 @@ func TestNewCmdServeFlags(t *testing.T) {
 		args []string
 		want ServeOptions
 	}{
-		{nil, ServeOptions{TTL: 24 * time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes}},
+		{nil, ServeOptions{TTL: 24 * time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes, SessionIdle: server.DefaultSessionIdle}},
+		{[]string{"--ttl", "1s", "--session-idle", "30m"}, ServeOptions{TTL: time.Second, MaxBodyBytes: server.DefaultMaxBodyBytes, SessionIdle: 30 * time.Minute}},
 		{[]string{"--user", "alice", "--session", "s1", "--store", "memory", "--ttl", "1h", "--skills", "a", "--skills", "b"},
-			ServeOptions{User: "alice", Session: "s1", Store: "memory", TTL: time.Hour, SkillDirs: []string{"a", "b"}, MaxBodyBytes: server.DefaultMaxBodyBytes}},
+			ServeOptions{User: "alice", Session: "s1", Store: "memory", TTL: time.Hour, SkillDirs: []string{"a", "b"}, MaxBodyBytes: server.DefaultMaxBodyBytes, SessionIdle: server.DefaultSessionIdle}},
 		{[]string{"--http", ":8080", "--tokens", "t", "--max-body", "4096", "--stateless"},
-			ServeOptions{HTTP: ":8080", Tokens: "t", MaxBodyBytes: 4096, Stateless: true, TTL: 24 * time.Hour}},
+			ServeOptions{HTTP: ":8080", Tokens: "t", MaxBodyBytes: 4096, Stateless: true, TTL: 24 * time.Hour, SessionIdle: server.DefaultSessionIdle}},
 	}
 	for _, tc := range tests {
 		var got *ServeOptions
@@ -41,7 +44,8 @@ func TestNewCmdServeFlags(t *testing.T) {
 		g.IO, g.Ctx, g.Getenv, g.Ready = nil, nil, nil, nil
 		if g.Store != tc.want.Store || g.TTL != tc.want.TTL || g.User != tc.want.User || g.Session != tc.want.Session ||
 			strings.Join(g.SkillDirs, ",") != strings.Join(tc.want.SkillDirs, ",") || g.HTTP != tc.want.HTTP ||
-			g.Tokens != tc.want.Tokens || g.MaxBodyBytes != tc.want.MaxBodyBytes || g.Stateless != tc.want.Stateless {
+			g.Tokens != tc.want.Tokens || g.MaxBodyBytes != tc.want.MaxBodyBytes || g.Stateless != tc.want.Stateless ||
+			g.SessionIdle != tc.want.SessionIdle {
 			t.Errorf("%v:\n got %+v\nwant %+v", tc.args, g, tc.want)
 		}
 	}
@@ -199,5 +203,63 @@ func TestServeRunHTTP(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "with no authentication (loopback), user \"alice\"") || !strings.Contains(errOut.String(), "stopped") {
 		t.Errorf("log:\n%s", errOut.String())
+	}
+}
+
+// TestServeRunSessionIdleIsNotTTL: `skillc serve --http --ttl 1s` keeps an
+// idle MCP session open past the TTL. The client's call after 2.5 s of
+// idle is a tool result (the plan has expired), not a transport error
+// ("session not found"), as it was when the session idle timeout was the
+// TTL.
+func TestServeRunSessionIdleIsNotTTL(t *testing.T) {
+	var opts *ServeOptions
+	cmd := NewCmdServe(&IOStreams{}, func(o *ServeOptions) error { opts = o; return nil })
+	cmd.SetArgs([]string{"--http", "127.0.0.1:0", "--user", "alice", "--store", "memory", "--ttl", "1s"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var errOut bytes.Buffer
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	opts.IO = &IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &errOut}
+	opts.Ctx, opts.Getenv = ctx, env(nil)
+	opts.Ready = func(addr string) { ready <- addr }
+	go func() { done <- serveRun(opts) }()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("serveRun: %v\n%s", err, errOut.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("serveRun did not start")
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "idle-test", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: "http://" + addr + server.MCPPath, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(tool string, args any) *mcp.CallToolResult {
+		t.Helper()
+		cctx, ccancel := context.WithTimeout(ctx, 30*time.Second)
+		defer ccancel()
+		res, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: a transport error, not a tool result: %v", tool, err)
+		}
+		return res
+	}
+	if res := call("make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": "A."}}}); res.IsError {
+		t.Fatalf("make_plan: %+v", res.Content)
+	}
+	time.Sleep(2500 * time.Millisecond) // the idle time the issue reports, past --ttl 1s
+	call("view_plan", nil)
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("serveRun did not stop")
 	}
 }
