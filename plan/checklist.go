@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillc/skillc/internal/termsafe"
+
 	"github.com/skillc/skillc/compiler"
 )
 
@@ -20,6 +22,12 @@ const maxGoalColumn = 48
 //	[>] 2  List ACAT transfers.              tools: list_acat_transfers
 //	next: 2 List ACAT transfers. (on success -> 3, on failure -> 4)
 func Checklist(p *Plan) string {
+	// Titles, goals and notes come from a model or a skill: escaped, they
+	// cannot drive the terminal that `skillc plan` prints the checklist to.
+	return termsafe.Escape(checklist(p))
+}
+
+func checklist(p *Plan) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s · %s · %d/%d done\n", p.Title, p.Status, p.Done(), len(p.Steps))
 	idw, goalw := 0, 0
