@@ -198,6 +198,12 @@ func TestBinaryHTTP(t *testing.T) {
 		t.Errorf("without a token: %d %q, want 401 with a Bearer challenge", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 	}
 
+	// A client that announces a large body and sends none of it gets its
+	// 401 at once and the connection closed, from the binary's defaults.
+	if r := slowClient(strings.TrimPrefix(url, "http://"), false, 200*time.Millisecond, 30, func() {}); r.err != nil || !strings.HasPrefix(r.status, "HTTP/1.1 401") || !r.closed || r.sent > 2 {
+		t.Errorf("a slow body without a token: %+v; want a 401 before the body and the connection closed", r)
+	}
+
 	cs := httpClient(t, url, map[string]string{"Authorization": "Bearer " + aliceToken, server.ConversationHeader: "c1"})
 	ok(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement"})
 	if p, _ := ok(t, cs, "update_plan", map[string]any{"check": []string{"1"}}); p.Status != "active" {
