@@ -182,10 +182,12 @@ func readBody(h http.Handler, limit int64, timeout time.Duration) http.Handler {
 
 // checkConversationHeader refuses a conversation header the stores cannot
 // key by (not valid UTF-8, too long, not printable) with a 400 that says
-// why, before the request reaches the SDK, a tool or a store.
+// why, before the request reaches the SDK, a tool or a store. An empty
+// header is no header, as it always was: the MCP session is the
+// conversation.
 func checkConversationHeader(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if vals := r.Header.Values(ConversationHeader); len(vals) > 0 {
+		if vals := r.Header.Values(ConversationHeader); len(vals) > 1 || len(vals) == 1 && vals[0] != "" {
 			if len(vals) > 1 {
 				refuse(w, fmt.Sprintf("%d %s headers; send one", len(vals), ConversationHeader), http.StatusBadRequest)
 				return
