@@ -5,10 +5,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/skillc/skillc/internal/termsafe"
-
 	"github.com/skillc/skillc/compiler"
 )
+
+import "github.com/skillc/skillc/internal/termsafe"
 
 // maxGoalColumn caps the goal column, so one long goal does not push every
 // "tools:" far to the right.
