@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -256,6 +258,105 @@ func TestServeRunSessionIdleIsNotTTL(t *testing.T) {
 	}
 	time.Sleep(2500 * time.Millisecond) // the idle time the issue reports, past --ttl 1s
 	call("view_plan", nil)
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("serveRun did not stop")
+	}
+}
+
+// TestServeRunStdioEndOfInput: initialize, initialized and make_plan piped
+// in, the input closed at once, as `printf ... | skillc serve` does: the
+// call is answered before serveRun returns, and the plan is in the store
+// for the next server.
+func TestServeRunStdioEndOfInput(t *testing.T) {
+	storeSpec := "sqlite:" + filepath.Join(t.TempDir(), "plans.db")
+	run := func(lines ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		done := make(chan error, 1)
+		go func() {
+			done <- serveRun(&ServeOptions{
+				IO:  &IOStreams{In: strings.NewReader(strings.Join(lines, "\n") + "\n"), Out: &out, ErrOut: &errOut},
+				Ctx: context.Background(), Store: storeSpec, TTL: time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes,
+				Getenv: env(map[string]string{"SKILLC_USER": "alice", "SKILLC_SESSION": "pipe-1"}),
+			})
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("serveRun: %v\n%s", err, errOut.String())
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatal("serveRun did not stop at the end of its input")
+		}
+		return out.String()
+	}
+	const (
+		initialize  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`
+		initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	)
+	for i := range 3 {
+		out := run(initialize, initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"make_plan","arguments":{"skill":"acat-reimbursement"}}}`)
+		// From the second run on, the answer first says the previous plan
+		// was superseded.
+		if !strings.Contains(out, `"id":2,"result":{"content":[{"type":"text","text":"`) || !strings.Contains(out, `ACAT reimbursement · active · 0/4 done`) {
+			t.Fatalf("run %d: make_plan has no answer:\n%.600s", i, out)
+		}
+	}
+	out := run(initialize, initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"view_plan","arguments":{}}}`)
+	if !strings.Contains(out, `"id":2,"result":{"content":[{"type":"text","text":"ACAT reimbursement · active`) {
+		t.Errorf("the next server finds no plan:\n%.600s", out)
+	}
+}
+
+// TestServeRunHTTPRefusesBeforeTheBody: a request without a token that
+// announces a 200,000-byte body and sends none of it gets its 401 at once
+// and the connection closed, with serve's defaults: the server neither
+// waits for nor reads the body.
+func TestServeRunHTTPRefusesBeforeTheBody(t *testing.T) {
+	tokens := filepath.Join(t.TempDir(), "tokens")
+	if err := os.WriteFile(tokens, []byte("0123456789abcdef alice\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	var errOut bytes.Buffer
+	go func() {
+		done <- serveRun(&ServeOptions{
+			IO:  &IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &errOut},
+			Ctx: ctx, Store: "memory", TTL: time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes,
+			HTTP: "127.0.0.1:0", Tokens: tokens, Getenv: env(nil),
+			Ready: func(addr string) { ready <- addr },
+		})
+	}()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("serveRun: %v\n%s", err, errOut.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("serveRun did not start")
+	}
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// The guard: well under the 30 s body timeout, so only an answer that
+	// does not wait for the body passes.
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n", server.MCPPath, addr)
+	got, err := io.ReadAll(conn)
+	if err != nil {
+		t.Fatalf("no answer and no hang-up before the body: %v (read %q)", err, got)
+	}
+	if !strings.HasPrefix(string(got), "HTTP/1.1 401") || !strings.Contains(string(got), "Connection: close") {
+		t.Errorf("answer %q, want a 401 and Connection: close", got)
+	}
 	cancel()
 	select {
 	case <-done:
