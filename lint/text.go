@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/internal/termsafe"
 )
 
 // Sources finds a file's bytes so a diagnostic can quote its line. It returns
@@ -39,11 +40,48 @@ const (
 //	   = fix: no (many): 4
 func WriteText(w io.Writer, diags compiler.Diagnostics, src Sources, opt TextOptions) error {
 	var b bytes.Buffer
+	q := &quoter{src: src, files: map[string]*quotedFile{}}
 	for _, d := range diags {
-		writeOne(&b, d, src, opt)
+		writeOne(&b, d, q, opt)
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// quoter finds the lines diagnostics quote. Each file's lines are indexed
+// once, with the compiler's line index, so quoting costs the same for the
+// last finding of a large file as for the first: scanning from the top for
+// each made text output grow with the square of the file.
+type quoter struct {
+	src   Sources
+	files map[string]*quotedFile
+}
+
+type quotedFile struct {
+	src   []byte
+	lines *compiler.Lines
+}
+
+// line returns line n (1-based) of the file without its line ending, or
+// nil when the source is not at hand or has no such line. Like the
+// compiler's columns, it leaves out a leading byte order mark.
+func (q *quoter) line(filename string, n int) []byte {
+	if q.src == nil || n < 1 {
+		return nil
+	}
+	f, ok := q.files[filename]
+	if !ok {
+		f = &quotedFile{src: q.src(filename)}
+		if f.src != nil {
+			f.lines = compiler.NewLines(filename, f.src)
+		}
+		q.files[filename] = f
+	}
+	if f.lines == nil || n > f.lines.Count() {
+		return nil
+	}
+	start, end := f.lines.Bounds(n)
+	return f.src[start:end]
 }
 
 func paint(on bool, code, s string) string {
@@ -63,71 +101,38 @@ func severityColor(s compiler.Severity) string {
 	return ansiCyan
 }
 
-func writeOne(b *bytes.Buffer, d compiler.Diagnostic, src Sources, opt TextOptions) {
+func writeOne(b *bytes.Buffer, d compiler.Diagnostic, q *quoter, opt TextOptions) {
 	c := opt.Color
-	loc := d.Range.Filename
+	// Every piece of text that came from input is escaped: a file name, a
+	// message quoting a goal, the source line itself.
+	loc := termsafe.Escape(d.Range.Filename)
 	if d.Range.Start.Line > 0 {
-		loc = fmt.Sprintf("%s:%d:%d", d.Range.Filename, d.Range.Start.Line, d.Range.Start.Column)
+		loc = fmt.Sprintf("%s:%d:%d", loc, d.Range.Start.Line, d.Range.Start.Column)
 	}
 	fmt.Fprintf(b, "%s: %s: %s %s\n",
 		paint(c, ansiBold, loc),
 		paint(c, severityColor(d.Severity), d.Severity.String()),
-		d.Summary,
-		paint(c, ansiGray, "["+d.Rule+"]"))
+		termsafe.Escape(d.Summary),
+		paint(c, ansiGray, "["+termsafe.Escape(d.Rule)+"]"))
 
-	var line []byte
-	r := d.Range
-	if src != nil && d.Range.Start.Line > 0 {
-		line, r = clipLine(sourceLine(src(d.Range.Filename), d.Range.Start.Line), d.Range)
-	}
 	num := strconv.Itoa(d.Range.Start.Line)
 	gutter := strings.Repeat(" ", len(num))
-	if line != nil {
-		fmt.Fprintf(b, "%s |\n", gutter)
-		fmt.Fprintf(b, "%s | %s\n", paint(c, ansiGray, num), line)
-		fmt.Fprintf(b, "%s | %s\n", gutter, paint(c, severityColor(d.Severity), caret(line, r)))
+	if d.Range.Start.Line > 0 {
+		if line := q.line(d.Range.Filename, d.Range.Start.Line); line != nil {
+			shown, under := snippet(line, d.Range)
+			fmt.Fprintf(b, "%s |\n", gutter)
+			fmt.Fprintf(b, "%s | %s\n", paint(c, ansiGray, num), shown)
+			fmt.Fprintf(b, "%s | %s\n", gutter, paint(c, severityColor(d.Severity), under))
+		}
 	}
 	if d.Detail != "" {
-		for _, l := range strings.Split(d.Detail, "\n") {
+		for _, l := range strings.Split(termsafe.Escape(d.Detail), "\n") {
 			fmt.Fprintf(b, "%s = %s\n", gutter, l)
 		}
 	}
 	if d.Suggestion != "" {
-		fmt.Fprintf(b, "%s = %s %s\n", gutter, paint(c, ansiGreen, "fix:"), d.Suggestion)
+		fmt.Fprintf(b, "%s = %s %s\n", gutter, paint(c, ansiGreen, "fix:"), termsafe.Escape(d.Suggestion))
 	}
-}
-
-// sourceLine returns line n (1-based) of src without its line ending, with
-// control characters other than tab shown as U+FFFD so a terminal is not
-// driven by the input.
-func sourceLine(src []byte, n int) []byte {
-	if src == nil {
-		return nil
-	}
-	// Columns do not count a byte order mark, so the quoted line must not
-	// show one either, or the caret lands a column off.
-	src = bytes.TrimPrefix(src, []byte("\ufeff"))
-	for i := 1; i < n; i++ {
-		j := bytes.IndexByte(src, '\n')
-		if j < 0 {
-			return nil
-		}
-		src = src[j+1:]
-	}
-	if j := bytes.IndexByte(src, '\n'); j >= 0 {
-		src = src[:j]
-	}
-	src = bytes.TrimSuffix(src, []byte("\r"))
-	out := make([]byte, 0, len(src))
-	for len(src) > 0 {
-		r, size := utf8.DecodeRune(src)
-		if (r < 0x20 && r != '\t') || r == 0x7f || r == utf8.RuneError {
-			r = utf8.RuneError
-		}
-		out = utf8.AppendRune(out, r)
-		src = src[size:]
-	}
-	return out
 }
 
 // maxSnippet is the widest source line quoted, in code points: a long line
@@ -135,59 +140,75 @@ func sourceLine(src []byte, n int) []byte {
 // range, marked with … at the cut ends.
 const maxSnippet = 160
 
-// clipLine cuts a long line to a window that starts a little before the
-// range, and shifts the range to match.
-func clipLine(line []byte, r compiler.Range) ([]byte, compiler.Range) {
-	if line == nil || utf8.RuneCount(line) <= maxSnippet {
-		return line, r
+// snippet returns the source line as shown, and the caret line under r.
+//
+// Columns count code points, an invalid byte as one, as the compiler's do.
+// The line is cut to a window of maxSnippet code points that starts a
+// little before the range. Each code point of the window is shown through
+// termsafe.Escape, so a control character reads \x1b instead of driving
+// the terminal; the caret line counts the width of each escape, so the
+// caret stays under the range.
+func snippet(line []byte, r compiler.Range) (shown, under string) {
+	n := utf8.RuneCount(line)
+	first, last := 0, n // the window, in code points
+	if n > maxSnippet {
+		first = max(0, min(r.Start.Column-1-40, n-maxSnippet))
+		last = first + maxSnippet
 	}
-	runes := []rune(string(line))
-	start := max(0, min(r.Start.Column-1-40, len(runes)-maxSnippet))
-	end := min(len(runes), start+maxSnippet)
-	var out []rune
-	shift := start
-	if start > 0 {
-		out = append(out, '…')
-		shift--
+	// chars are the window's code points as shown, one string each.
+	chars := make([]string, 0, last-first)
+	for i, off := 0, 0; i < last && off < len(line); i++ {
+		_, size := utf8.DecodeRune(line[off:])
+		if i >= first {
+			chars = append(chars, termsafe.Escape(string(line[off:off+size])))
+		}
+		off += size
 	}
-	out = append(out, runes[start:end]...)
-	if end < len(runes) {
-		out = append(out, '…')
+	var sb strings.Builder
+	if first > 0 {
+		sb.WriteString("…")
 	}
-	clipped := r
-	clipped.Start.Column -= shift
-	if r.End.Line == r.Start.Line {
-		clipped.End.Column = min(r.End.Column-shift, len(out)+1)
+	for _, ch := range chars {
+		sb.WriteString(ch)
 	}
-	return []byte(string(out)), clipped
-}
+	if last < n {
+		sb.WriteString("…")
+	}
 
-// caret draws ^~~~ under the range on its first line. The prefix copies the
-// line's tabs so the caret lines up however the terminal expands them.
-func caret(line []byte, r compiler.Range) string {
-	var b strings.Builder
-	col := 1
-	for _, ch := range string(line) {
-		if col >= r.Start.Column {
-			break
+	// The range's columns as indexes into chars.
+	from := r.Start.Column - 1 - first
+	to := from + 1
+	switch {
+	case r.End.Line == r.Start.Line && r.End.Column > r.Start.Column:
+		to = r.End.Column - 1 - first
+	case r.End.Line > r.Start.Line:
+		to = len(chars)
+	}
+	var ub strings.Builder
+	if first > 0 {
+		ub.WriteByte(' ') // under the …
+	}
+	for i := 0; i < from; i++ {
+		switch {
+		case i >= len(chars):
+			ub.WriteByte(' ') // a column past the end of the line
+		case chars[i] == "\t":
+			// Copied, so the caret lines up however the terminal
+			// expands tabs.
+			ub.WriteByte('\t')
+		default:
+			ub.WriteString(strings.Repeat(" ", utf8.RuneCountInString(chars[i])))
 		}
-		if ch == '\t' {
-			b.WriteByte('\t')
-		} else {
-			b.WriteByte(' ')
-		}
-		col++
 	}
-	width := 1
-	if r.End.Line == r.Start.Line && r.End.Column > r.Start.Column {
-		width = r.End.Column - r.Start.Column
-	} else if r.End.Line > r.Start.Line {
-		width = utf8.RuneCount(line) - r.Start.Column + 1
+	width := 0
+	for i := max(from, 0); i < min(to, len(chars)); i++ {
+		width += utf8.RuneCountInString(chars[i])
 	}
-	if width < 1 {
-		width = 1
+	if to > len(chars) && last < n {
+		width++ // the range goes on past the window: under the …
 	}
-	b.WriteByte('^')
-	b.WriteString(strings.Repeat("~", width-1))
-	return b.String()
+	width = max(width, 1)
+	ub.WriteByte('^')
+	ub.WriteString(strings.Repeat("~", width-1))
+	return sb.String(), ub.String()
 }

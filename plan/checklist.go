@@ -8,6 +8,8 @@ import (
 	"github.com/skillc/skillc/graph"
 )
 
+import "github.com/skillc/skillc/internal/termsafe"
+
 // maxGoalColumn caps the goal column, so one long goal does not push every
 // "tools:" far to the right.
 const maxGoalColumn = 48
@@ -20,6 +22,12 @@ const maxGoalColumn = 48
 //	[>] 2  List ACAT transfers.              tools: list_acat_transfers
 //	next: 2 List ACAT transfers. (on success -> 3, on failure -> 4)
 func Checklist(p *Plan) string {
+	// Titles, goals and notes come from a model or a skill: escaped, they
+	// cannot drive the terminal that `skillc plan` prints the checklist to.
+	return termsafe.Escape(checklist(p))
+}
+
+func checklist(p *Plan) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s · %s · %d/%d done\n", p.Title, p.Status, p.Done(), len(p.Steps))
 	idw, goalw := 0, 0

@@ -192,9 +192,52 @@ func TestHTTPIdentity(t *testing.T) {
 	if p, _ := ok(t, alice, "view_plan", nil); p.ID != ap.ID {
 		t.Errorf("the MCP session's plan replaced conv-7's")
 	}
-	bad := httpClient(t, ts.URL, map[string]string{"Authorization": "Bearer " + aliceToken, server.ConversationHeader: strings.Repeat("x", server.MaxConversationID+1)})
-	if msg := fails(t, bad, "view_plan", nil); !strings.Contains(msg, server.ConversationHeader) {
-		t.Errorf("oversized conversation header: %s", msg)
+}
+
+// TestHTTPConversationHeaderRefused: a conversation header the stores
+// cannot key by gets a 400 that says why, before the SDK, a tool or a
+// store sees it. 0xA0 alone is not UTF-8: PostgreSQL refused it.
+func TestHTTPConversationHeaderRefused(t *testing.T) {
+	e := newEnv(t, nil)
+	ts := newHTTP(t, e, server.HTTPOptions{Tokens: testTokens(t)}, "")
+	initBody := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`
+	tests := []struct{ name, conv, want string }{
+		{"byte 0xA0", "chat-\xa0-1", "not valid UTF-8"},
+		{"too long", strings.Repeat("x", server.MaxConversationID+1), "1-256 bytes"},
+		{"does not print", "chat\u200b1", "does not print"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", ts.URL+server.MCPPath, strings.NewReader(initBody))
+			req.Header.Set("Authorization", "Bearer "+aliceToken)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set(server.ConversationHeader, tc.conv)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), server.ConversationHeader) || !strings.Contains(string(body), tc.want) {
+				t.Errorf("status %d %q, want 400 naming %s and saying %q", resp.StatusCode, body, server.ConversationHeader, tc.want)
+			}
+		})
+	}
+}
+
+// TestNewRefusesIdentity: a fixed user or session (stdio's --user and
+// --session) that is not printable UTF-8 stops the server at start.
+func TestNewRefusesIdentity(t *testing.T) {
+	e := newEnv(t, nil)
+	for _, tc := range []struct{ user, session, want string }{
+		{"al\xa0ice", "s1", "the user is not valid UTF-8"},
+		{"alice", "s\x1b1", "the session has a character that does not print"},
+	} {
+		_, err := server.New(server.Options{Planner: e.planner(), User: tc.user, Session: tc.session})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("user %q session %q: %v, want %q", tc.user, tc.session, err, tc.want)
+		}
 	}
 }
 

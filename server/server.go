@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -61,6 +62,18 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	// Refused here, at start, rather than at the first call the store
+	// cannot key.
+	if opts.User != "" {
+		if err := checkIdentity("the user", opts.User); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Session != "" {
+		if err := checkIdentity("the session", opts.Session); err != nil {
+			return nil, err
+		}
 	}
 	instructions, err := Instructions()
 	if err != nil {
@@ -136,6 +149,23 @@ func stripFrontmatter(s string) string {
 // MaxConversationID bounds the conversation header.
 const MaxConversationID = 256
 
+// checkIdentity refuses a user or conversation name the stores cannot key
+// by: empty, longer than MaxConversationID bytes, not valid UTF-8
+// (PostgreSQL refuses such text, so it must be refused before it gets
+// there), or with a character that does not print. what names the source
+// in the message.
+func checkIdentity(what, s string) error {
+	switch {
+	case s == "" || len(s) > MaxConversationID:
+		return fmt.Errorf("%s must be 1-%d bytes of printable UTF-8, got %d bytes", what, MaxConversationID, len(s))
+	case !utf8.ValidString(s):
+		return fmt.Errorf("%s is not valid UTF-8 (%q); send 1-%d printable UTF-8 characters", what, s, MaxConversationID)
+	case strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
+		return fmt.Errorf("%s has a character that does not print (%q); send 1-%d printable UTF-8 characters", what, s, MaxConversationID)
+	}
+	return nil
+}
+
 // key is the (user, conversation) a call acts on. Over stdio both are fixed
 // at start. Over HTTP the user is the bearer token's (or the fixed one on
 // an unauthenticated loopback server) and the conversation is the header,
@@ -151,8 +181,8 @@ func (s *Server) key(req *mcp.CallToolRequest) (store.Key, error) {
 	}
 	if k.Session == "" && extra != nil {
 		if conv := extra.Header.Get(ConversationHeader); conv != "" {
-			if len(conv) > MaxConversationID || strings.IndexFunc(conv, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
-				return k, fmt.Errorf("the %s header must be 1-%d printable characters", ConversationHeader, MaxConversationID)
+			if err := checkIdentity("the "+ConversationHeader+" header", conv); err != nil {
+				return k, err
 			}
 			k.Session = conv
 		}

@@ -2,11 +2,14 @@ package server_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -80,4 +83,94 @@ func TestStdioBadLines(t *testing.T) {
 
 func serverStdio(r io.Reader, w io.Writer) mcp.Transport {
 	return server.StdioTransport(r, w, 4096, nil)
+}
+
+// syncBuffer is a bytes.Buffer safe for the SDK's writer and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+const (
+	stdioInitialize  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`
+	stdioInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	stdioMakePlan    = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"make_plan","arguments":{"skill":"acat-reimbursement"}}}`
+)
+
+// answers maps each JSON-RPC response ID in out to whether it is a result
+// that is not a tool error.
+func answers(t *testing.T, out string) map[float64]bool {
+	t.Helper()
+	got := map[float64]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m struct {
+			ID     *float64 `json:"id"`
+			Result *struct {
+				IsError bool `json:"isError"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("answer is not JSON: %.200s", line)
+		}
+		if m.ID != nil {
+			got[*m.ID] = m.Result != nil && !m.Result.IsError
+		}
+	}
+	return got
+}
+
+// TestStdioEndOfInput: the client writes initialize, initialized and its
+// calls, then closes stdin at once, as a pipe does. Every call is answered
+// before the server stops, and make_plan's plan is stored; so is the
+// answer of a call still running when the input ends.
+func TestStdioEndOfInput(t *testing.T) {
+	for i := range 5 {
+		e := newEnv(t, nil)
+		s := e.server("alice", "chat-1")
+		// A call that is surely still running when stdin ends, unless
+		// the session cancels it.
+		mcp.AddTool(s.MCP(), &mcp.Tool{Name: "slow", Description: "answers after 200 ms, unless cancelled"},
+			func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+				select {
+				case <-time.After(200 * time.Millisecond):
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+				case <-ctx.Done():
+					return nil, nil, context.Cause(ctx)
+				}
+			})
+		in := strings.Join([]string{stdioInitialize, stdioInitialized, stdioMakePlan,
+			`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow","arguments":{}}}`}, "\n") + "\n"
+		var out syncBuffer
+		done := make(chan error, 1)
+		go func() { done <- s.Run(context.Background(), serverStdio(strings.NewReader(in), &out)) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("run %d: Run: %v", i, err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("run %d: the server did not stop after the end of input", i)
+		}
+		got := answers(t, out.String())
+		for id := range 3 {
+			if !got[float64(id+1)] {
+				t.Fatalf("run %d: request %d has no successful answer; output:\n%s", i, id+1, out.String())
+			}
+		}
+		if p, _ := ok(t, e.client("alice", "chat-1"), "view_plan", nil); p.Title == "" {
+			t.Fatalf("run %d: no plan stored", i)
+		}
+	}
 }

@@ -6,9 +6,13 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"runtime"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // MinTokenLength is the shortest bearer token a tokens file may hold: a
@@ -37,13 +41,45 @@ type tokenEntry struct {
 	user string
 }
 
-// LoadTokens reads a tokens file.
+// LoadTokens reads a tokens file. Like ssh with a private key, it refuses
+// a file that group or others may read or write: the tokens are
+// credentials, and a file anyone on the machine can read leaks every one.
 func LoadTokens(path string) (*Tokens, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("tokens file: %w", err)
+	}
+	defer f.Close()
+	// Stat the open file, not the path, so the mode checked is the mode of
+	// the bytes read.
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("tokens file: %w", err)
+	}
+	if err := checkTokensMode(path, fi.Mode()); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("tokens file: %w", err)
 	}
 	return ParseTokens(path, data)
+}
+
+// checkTokensMode refuses a tokens file that is not a regular file or
+// that group or others can access. Windows has no such permission bits
+// (Go reports 0666 for every writable file), so the check is Unix only.
+func checkTokensMode(path string, mode fs.FileMode) error {
+	if !mode.IsRegular() {
+		return fmt.Errorf("tokens file %s is not a regular file (%s); want a file of lines `TOKEN USER`", path, mode.Type())
+	}
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	if perm := mode.Perm(); perm&0o077 != 0 {
+		return fmt.Errorf("tokens file %s has mode %04o: group or others can access the tokens; make it private with `chmod 600 %s`", path, perm, path)
+	}
+	return nil
 }
 
 // ParseTokens reads the tokens file format; name is used in error messages.
@@ -68,7 +104,7 @@ func ParseTokens(name string, data []byte) (*Tokens, error) {
 			return nil, fmt.Errorf("%s:%d: token is %d characters; use at least %d (e.g. `openssl rand -hex 16`)", name, line, len(token), MinTokenLength)
 		}
 		if !printable(user) || len(user) > 256 {
-			return nil, fmt.Errorf("%s:%d: user %q: want 1-256 printable characters", name, line, user)
+			return nil, fmt.Errorf("%s:%d: user %q: want 1-256 printable characters of valid UTF-8", name, line, user)
 		}
 		sum := sha256.Sum256([]byte(token))
 		if prev, ok := seen[sum]; ok {
@@ -105,8 +141,13 @@ func (t *Tokens) User(token string) (string, bool) {
 // Len is the number of tokens.
 func (t *Tokens) Len() int { return len(t.entries) }
 
+// printable reports whether s is non-empty, valid UTF-8 and free of
+// control and other non-printing characters. Ranging over invalid UTF-8
+// yields U+FFFD, which is printable, so validity is checked first: a byte
+// such as 0xA0 would otherwise get through and fail later in a store that
+// wants UTF-8 (PostgreSQL).
 func printable(s string) bool {
-	if s == "" {
+	if s == "" || !utf8.ValidString(s) {
 		return false
 	}
 	for _, r := range s {

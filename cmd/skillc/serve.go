@@ -37,6 +37,9 @@ type ServeOptions struct {
 	Tokens       string
 	MaxBodyBytes int64
 	Stateless    bool
+	// SessionIdle closes an idle MCP session (HTTP); 0 is the server's
+	// default.
+	SessionIdle time.Duration
 
 	// Getenv reads SKILLC_USER and SKILLC_SESSION; tests replace it.
 	Getenv func(string) string
@@ -94,6 +97,7 @@ several servers can share one (--store postgres://...).`,
 	f.StringVar(&opts.Tokens, "tokens", "", `bearer tokens file for --http: lines "TOKEN USER"`)
 	f.Int64Var(&opts.MaxBodyBytes, "max-body", server.DefaultMaxBodyBytes, "largest request accepted, in bytes (an HTTP body or a stdio line)")
 	f.BoolVar(&opts.Stateless, "stateless", false, "HTTP without MCP sessions, for replicas behind a load balancer; clients must send X-Conversation-Id")
+	f.DurationVar(&opts.SessionIdle, "session-idle", server.DefaultSessionIdle, "close an HTTP MCP session after this long without a request (not --ttl: a closed session is a transport error for its client)")
 	return cmd
 }
 
@@ -112,6 +116,9 @@ func serveRun(opts *ServeOptions) error {
 	}
 	if opts.TTL <= 0 {
 		return usageError("--ttl must be positive, got %s", opts.TTL)
+	}
+	if opts.SessionIdle < 0 {
+		return usageError("--session-idle must be a positive duration such as 30m or 24h, got %s", opts.SessionIdle)
 	}
 
 	var tokens *server.Tokens
@@ -201,7 +208,7 @@ func serveRun(opts *ServeOptions) error {
 	if opts.Ready != nil {
 		opts.Ready(addr)
 	}
-	h := srv.Handler(server.HTTPOptions{Tokens: tokens, MaxBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless, SessionIdle: opts.TTL})
+	h := srv.Handler(server.HTTPOptions{Tokens: tokens, MaxBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless, SessionIdle: opts.SessionIdle})
 	if err := srv.Serve(ctx, ln, h); err != nil {
 		return fmt.Errorf("serve http: %w", err)
 	}

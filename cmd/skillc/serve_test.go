@@ -5,13 +5,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillc/skillc/internal/golden"
 	"github.com/skillc/skillc/server"
@@ -24,11 +28,12 @@ func TestNewCmdServeFlags(t *testing.T) {
 		args []string
 		want ServeOptions
 	}{
-		{nil, ServeOptions{TTL: 24 * time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes}},
+		{nil, ServeOptions{TTL: 24 * time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes, SessionIdle: server.DefaultSessionIdle}},
+		{[]string{"--ttl", "1s", "--session-idle", "30m"}, ServeOptions{TTL: time.Second, MaxBodyBytes: server.DefaultMaxBodyBytes, SessionIdle: 30 * time.Minute}},
 		{[]string{"--user", "alice", "--session", "s1", "--store", "memory", "--ttl", "1h", "--skills", "a", "--skills", "b"},
-			ServeOptions{User: "alice", Session: "s1", Store: "memory", TTL: time.Hour, SkillDirs: []string{"a", "b"}, MaxBodyBytes: server.DefaultMaxBodyBytes}},
+			ServeOptions{User: "alice", Session: "s1", Store: "memory", TTL: time.Hour, SkillDirs: []string{"a", "b"}, MaxBodyBytes: server.DefaultMaxBodyBytes, SessionIdle: server.DefaultSessionIdle}},
 		{[]string{"--http", ":8080", "--tokens", "t", "--max-body", "4096", "--stateless"},
-			ServeOptions{HTTP: ":8080", Tokens: "t", MaxBodyBytes: 4096, Stateless: true, TTL: 24 * time.Hour}},
+			ServeOptions{HTTP: ":8080", Tokens: "t", MaxBodyBytes: 4096, Stateless: true, TTL: 24 * time.Hour, SessionIdle: server.DefaultSessionIdle}},
 	}
 	for _, tc := range tests {
 		var got *ServeOptions
@@ -41,7 +46,8 @@ func TestNewCmdServeFlags(t *testing.T) {
 		g.IO, g.Ctx, g.Getenv, g.Ready = nil, nil, nil, nil
 		if g.Store != tc.want.Store || g.TTL != tc.want.TTL || g.User != tc.want.User || g.Session != tc.want.Session ||
 			strings.Join(g.SkillDirs, ",") != strings.Join(tc.want.SkillDirs, ",") || g.HTTP != tc.want.HTTP ||
-			g.Tokens != tc.want.Tokens || g.MaxBodyBytes != tc.want.MaxBodyBytes || g.Stateless != tc.want.Stateless {
+			g.Tokens != tc.want.Tokens || g.MaxBodyBytes != tc.want.MaxBodyBytes || g.Stateless != tc.want.Stateless ||
+			g.SessionIdle != tc.want.SessionIdle {
 			t.Errorf("%v:\n got %+v\nwant %+v", tc.args, g, tc.want)
 		}
 	}
@@ -199,5 +205,162 @@ func TestServeRunHTTP(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "with no authentication (loopback), user \"alice\"") || !strings.Contains(errOut.String(), "stopped") {
 		t.Errorf("log:\n%s", errOut.String())
+	}
+}
+
+// TestServeRunSessionIdleIsNotTTL: `skillc serve --http --ttl 1s` keeps an
+// idle MCP session open past the TTL. The client's call after 2.5 s of
+// idle is a tool result (the plan has expired), not a transport error
+// ("session not found"), as it was when the session idle timeout was the
+// TTL.
+func TestServeRunSessionIdleIsNotTTL(t *testing.T) {
+	var opts *ServeOptions
+	cmd := NewCmdServe(&IOStreams{}, func(o *ServeOptions) error { opts = o; return nil })
+	cmd.SetArgs([]string{"--http", "127.0.0.1:0", "--user", "alice", "--store", "memory", "--ttl", "1s"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var errOut bytes.Buffer
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	opts.IO = &IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &errOut}
+	opts.Ctx, opts.Getenv = ctx, env(nil)
+	opts.Ready = func(addr string) { ready <- addr }
+	go func() { done <- serveRun(opts) }()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("serveRun: %v\n%s", err, errOut.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("serveRun did not start")
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "idle-test", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: "http://" + addr + server.MCPPath, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(tool string, args any) *mcp.CallToolResult {
+		t.Helper()
+		cctx, ccancel := context.WithTimeout(ctx, 30*time.Second)
+		defer ccancel()
+		res, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: a transport error, not a tool result: %v", tool, err)
+		}
+		return res
+	}
+	if res := call("make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": "A."}}}); res.IsError {
+		t.Fatalf("make_plan: %+v", res.Content)
+	}
+	time.Sleep(2500 * time.Millisecond) // the idle time the issue reports, past --ttl 1s
+	call("view_plan", nil)
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("serveRun did not stop")
+	}
+}
+
+// TestServeRunStdioEndOfInput: initialize, initialized and make_plan piped
+// in, the input closed at once, as `printf ... | skillc serve` does: the
+// call is answered before serveRun returns, and the plan is in the store
+// for the next server.
+func TestServeRunStdioEndOfInput(t *testing.T) {
+	storeSpec := "sqlite:" + filepath.Join(t.TempDir(), "plans.db")
+	run := func(lines ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		done := make(chan error, 1)
+		go func() {
+			done <- serveRun(&ServeOptions{
+				IO:  &IOStreams{In: strings.NewReader(strings.Join(lines, "\n") + "\n"), Out: &out, ErrOut: &errOut},
+				Ctx: context.Background(), Store: storeSpec, TTL: time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes,
+				Getenv: env(map[string]string{"SKILLC_USER": "alice", "SKILLC_SESSION": "pipe-1"}),
+			})
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("serveRun: %v\n%s", err, errOut.String())
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatal("serveRun did not stop at the end of its input")
+		}
+		return out.String()
+	}
+	const (
+		initialize  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`
+		initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	)
+	for i := range 3 {
+		out := run(initialize, initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"make_plan","arguments":{"skill":"acat-reimbursement"}}}`)
+		// From the second run on, the answer first says the previous plan
+		// was superseded.
+		if !strings.Contains(out, `"id":2,"result":{"content":[{"type":"text","text":"`) || !strings.Contains(out, `ACAT reimbursement · active · 0/4 done`) {
+			t.Fatalf("run %d: make_plan has no answer:\n%.600s", i, out)
+		}
+	}
+	out := run(initialize, initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"view_plan","arguments":{}}}`)
+	if !strings.Contains(out, `"id":2,"result":{"content":[{"type":"text","text":"ACAT reimbursement · active`) {
+		t.Errorf("the next server finds no plan:\n%.600s", out)
+	}
+}
+
+// TestServeRunHTTPRefusesBeforeTheBody: a request without a token that
+// announces a 200,000-byte body and sends none of it gets its 401 at once
+// and the connection closed, with serve's defaults: the server neither
+// waits for nor reads the body.
+func TestServeRunHTTPRefusesBeforeTheBody(t *testing.T) {
+	tokens := filepath.Join(t.TempDir(), "tokens")
+	if err := os.WriteFile(tokens, []byte("0123456789abcdef alice\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	var errOut bytes.Buffer
+	go func() {
+		done <- serveRun(&ServeOptions{
+			IO:  &IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &errOut},
+			Ctx: ctx, Store: "memory", TTL: time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes,
+			HTTP: "127.0.0.1:0", Tokens: tokens, Getenv: env(nil),
+			Ready: func(addr string) { ready <- addr },
+		})
+	}()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("serveRun: %v\n%s", err, errOut.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("serveRun did not start")
+	}
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// The guard: well under the 30 s body timeout, so only an answer that
+	// does not wait for the body passes.
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n", server.MCPPath, addr)
+	got, err := io.ReadAll(conn)
+	if err != nil {
+		t.Fatalf("no answer and no hang-up before the body: %v (read %q)", err, got)
+	}
+	if !strings.HasPrefix(string(got), "HTTP/1.1 401") || !strings.Contains(string(got), "Connection: close") {
+		t.Errorf("answer %q, want a 401 and Connection: close", got)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("serveRun did not stop")
 	}
 }
