@@ -6,9 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillc/skillc/graph"
+	"github.com/skillc/skillc/internal/termsafe"
 )
-
-import "github.com/skillc/skillc/internal/termsafe"
 
 // maxGoalColumn caps the goal column, so one long goal does not push every
 // "tools:" far to the right.
