@@ -29,6 +29,9 @@ type Options struct {
 	// MaxSize is the largest source accepted, in bytes; 0 means
 	// DefaultMaxSize, a negative value means no limit.
 	MaxSize int64
+	// Strict reads FORMAT v1 only: no version 2 inference (config
+	// infer: false, --strict).
+	Strict bool
 }
 
 func (o Options) maxSize() int64 {
@@ -116,6 +119,7 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 	if doc != nil {
 		c.findSteps(doc)
 	}
+	c.inferProseEdges(opts)
 	if doc != nil && len(c.skill.Steps) == 0 {
 		c.report(Diagnostic{
 			Severity: SeverityWarning,

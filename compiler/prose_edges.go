@@ -1,0 +1,232 @@
+package compiler
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/skillc/skillc/compiler/prose"
+)
+
+// FromProse is Edge.From and Loop.From for what FORMAT 6.4 reads from a
+// step's sentences.
+const FromProse = "prose"
+
+// inferProseEdges sets the edges a step's prose states where no annotation
+// states them (FORMAT 6.4), keeps the loops it states in Step.Loops, and
+// what it waits for in Step.WaitFor. It runs once the steps are built and
+// their edges resolved: an edge still not Explicit holds the format's
+// default, which prose replaces. An annotation always wins; where the
+// prose disagrees with it, lint (prose-branch) warns. Strict reads v1 only.
+func (c *compilation) inferProseEdges(opts Options) {
+	s := c.skill
+	if opts.Strict || len(s.Steps) == 0 || len(s.Source) == 0 {
+		return
+	}
+	global, globalAt := c.globalContinue()
+	for i, st := range s.Steps {
+		rd := ReadProse(s, i)
+		if len(rd.Globals) > 0 && !global {
+			global, globalAt = true, rd.Globals[0]
+		}
+		var pick [2]*prose.Edge
+		var clash [2]bool
+		for k := range rd.Edges {
+			e := &rd.Edges[k]
+			if e.Back {
+				st.Loops = append(st.Loops, Loop{Kind: EdgeKind(e.Kind), Target: e.Target, Label: e.Label,
+					Bound: e.Bound, Then: e.Then, Range: c.absRange(e.Start, e.End), From: FromProse})
+				continue
+			}
+			switch p := pick[e.Kind]; {
+			case p == nil:
+				pick[e.Kind] = e
+			case p.Target != e.Target:
+				clash[e.Kind] = true // two sentences disagree: read neither (lint says so)
+			}
+		}
+		for k, edge := range [2]*Edge{&st.Success, &st.Failure} {
+			e := pick[k]
+			if e == nil || clash[k] || edge.Explicit {
+				continue
+			}
+			edge.Target, edge.Label, edge.From = e.Target, e.Label, FromProse
+			edge.Range = c.absRange(e.Start, e.End)
+		}
+		if len(rd.Waits) > 0 {
+			// Several waits of one step are all waited for, in order.
+			whats := make([]string, 0, len(rd.Waits))
+			for _, w := range rd.Waits {
+				if !slices.Contains(whats, w.What) {
+					whats = append(whats, w.What)
+				}
+			}
+			st.WaitFor = strings.Join(whats, "; ")
+			st.WaitRange = c.absRange(rd.Waits[0].Start, rd.Waits[len(rd.Waits)-1].End)
+		}
+	}
+	if !global {
+		return
+	}
+	// "Continue to the next step even if a previous step fails", said
+	// once: every step's failure goes where its success would by default.
+	for i, st := range s.Steps {
+		if st.Failure.Explicit || st.Failure.From != "" {
+			continue
+		}
+		st.Failure.Target = End
+		if i+1 < len(s.Steps) {
+			st.Failure.Target = s.Steps[i+1].ID
+		}
+		st.Failure.Label, st.Failure.From = "even if it fails", FromProse
+		st.Failure.Range = c.absRange(globalAt.Start, globalAt.End)
+	}
+}
+
+// globalContinue reads the text before the first step, where a write-up
+// says what holds for all of its steps.
+func (c *compilation) globalContinue() (bool, prose.Global) {
+	s := c.skill
+	from := 0
+	if fm := s.Frontmatter; fm != nil && !fm.Range.IsZero() {
+		from = fm.Range.End.Byte
+	}
+	to := s.Steps[0].Range.Start.Byte
+	if from >= to || to > len(s.Source) {
+		return false, prose.Global{}
+	}
+	text := proseOnly(s.Source[from:to], nil)
+	rd := prose.Read(text, prose.Context{Steps: stepIDs(s)})
+	if len(rd.Globals) == 0 {
+		return false, prose.Global{}
+	}
+	g := rd.Globals[0]
+	g.Start += from
+	g.End += from
+	return true, g
+}
+
+func (c *compilation) absRange(start, end int) Range {
+	return c.idx.rng(start-c.idx.base, end-c.idx.base)
+}
+
+func stepIDs(s *Skill) []string {
+	ids := make([]string, len(s.Steps))
+	for i, st := range s.Steps {
+		ids[i] = st.ID
+	}
+	return ids
+}
+
+// ReadProse reads what the prose of s.Steps[i] says (FORMAT 6.4 to 6.6),
+// with every offset an offset into s.Source. The text read is the step's
+// source with fenced code, HTML comments and its annotation bullets blanked
+// out: code is not prose, and an annotation states its own edge. Lint's
+// prose-branch rule reads the same text through this function.
+func ReadProse(s *Skill, i int) prose.Reading {
+	st := s.Steps[i]
+	from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(s.Source))
+	if st.Range.IsZero() || from < 0 || from >= to {
+		return prose.Reading{}
+	}
+	var blank [][2]int
+	for _, a := range st.Annotations {
+		blank = append(blank, [2]int{a.Range.Start.Byte - from, a.Range.End.Byte - from})
+	}
+	text := proseOnly(s.Source[from:to], blank)
+	next := End
+	if i+1 < len(s.Steps) {
+		next = s.Steps[i+1].ID
+	}
+	rd := prose.Read(text, prose.Context{Step: st.ID, Steps: stepIDs(s), Next: next, Phases: phases(s)})
+	for k := range rd.Edges {
+		rd.Edges[k].Start += from
+		rd.Edges[k].End += from
+	}
+	for k := range rd.Waits {
+		rd.Waits[k].Start += from
+		rd.Waits[k].End += from
+	}
+	for k := range rd.Globals {
+		rd.Globals[k].Start += from
+		rd.Globals[k].End += from
+	}
+	for k := range rd.Unread {
+		rd.Unread[k].Start += from
+		rd.Unread[k].End += from
+	}
+	return rd
+}
+
+// phases reports whether the skill calls its steps phases: its first step
+// is written "Phase 1: ...", so that prose's "phase 2" names step 2.
+func phases(s *Skill) bool {
+	st := s.Steps[0]
+	from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(s.Source))
+	if from < 0 || from >= to {
+		return false
+	}
+	line := s.Source[from:to]
+	if k := bytes.IndexByte(line, '\n'); k >= 0 {
+		line = line[:k]
+	}
+	line = bytes.TrimLeft(line, "#*0123456789.) \t")
+	return len(line) >= 5 && strings.EqualFold(string(line[:5]), "phase")
+}
+
+// proseOnly returns src as text with fenced code blocks, HTML comments and
+// the byte ranges of blank replaced by spaces. Line breaks are kept and
+// every other byte keeps its offset, so offsets into the text are offsets
+// into src.
+func proseOnly(src []byte, blank [][2]int) string {
+	b := bytes.Clone(src)
+	clear := func(a, z int) {
+		a, z = max(a, 0), min(z, len(b))
+		for k := a; k < z; k++ {
+			if b[k] != '\n' {
+				b[k] = ' '
+			}
+		}
+	}
+	for _, r := range blank {
+		clear(r[0], r[1])
+	}
+	var fence []byte
+	for off := 0; off < len(b); {
+		end := bytes.IndexByte(b[off:], '\n')
+		if end < 0 {
+			end = len(b)
+		} else {
+			end += off
+		}
+		trimmed := bytes.TrimLeft(b[off:end], " \t>")
+		switch {
+		case fence != nil:
+			done := bytes.HasPrefix(trimmed, fence)
+			clear(off, end)
+			if done {
+				fence = nil
+			}
+		case bytes.HasPrefix(trimmed, []byte("```")) || bytes.HasPrefix(trimmed, []byte("~~~")):
+			fence = bytes.Clone(trimmed[:3])
+			clear(off, end)
+		}
+		off = end + 1
+	}
+	// HTML comments may span lines; a comment left open runs to the end.
+	for off := 0; off < len(b); {
+		k := bytes.Index(b[off:], []byte("<!--"))
+		if k < 0 {
+			break
+		}
+		a := off + k
+		z := bytes.Index(b[a+4:], []byte("-->"))
+		if z < 0 {
+			clear(a, len(b))
+			break
+		}
+		clear(a, a+4+z+3)
+		off = a + 4 + z + 3
+	}
+	return string(b)
+}
