@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -29,29 +30,28 @@ func (c *compilation) inferProseEdges(opts Options) {
 		if len(rd.Globals) > 0 && !global {
 			global, globalAt = true, rd.Globals[0]
 		}
-		var pick [2]*prose.Edge
-		var clash [2]bool
+		pick, why := ProseEdges(rd)
 		for k := range rd.Edges {
-			e := &rd.Edges[k]
-			if e.Back {
+			if e := &rd.Edges[k]; e.Back {
 				st.Loops = append(st.Loops, Loop{Kind: EdgeKind(e.Kind), Target: e.Target, Label: e.Label,
 					Bound: e.Bound, Then: e.Then, Range: c.absRange(e.Start, e.End), From: FromProse})
-				continue
-			}
-			switch p := pick[e.Kind]; {
-			case p == nil:
-				pick[e.Kind] = e
-			case p.Target != e.Target:
-				clash[e.Kind] = true // two sentences disagree: read neither (lint says so)
 			}
 		}
-		for k, edge := range [2]*Edge{&st.Success, &st.Failure} {
-			e := pick[k]
-			if e == nil || clash[k] || edge.Explicit {
-				continue
+		if why == "" {
+			for k, edge := range [2]*Edge{&st.Success, &st.Failure} {
+				e := pick[k]
+				if e == nil || edge.Explicit || e.Target == "" && pick[1-k] != nil && [2]*Edge{&st.Success, &st.Failure}[1-k].Explicit {
+					continue // an annotation states it, or states the decision this would be the other side of
+				}
+				edge.Target, edge.Label, edge.From = e.Target, e.Label, FromProse
+				edge.Range = c.absRange(e.Start, e.End)
+				if e.Target == "" { // the other side of a decision: the next step
+					edge.Target = End
+					if i+1 < len(s.Steps) {
+						edge.Target = s.Steps[i+1].ID
+					}
+				}
 			}
-			edge.Target, edge.Label, edge.From = e.Target, e.Label, FromProse
-			edge.Range = c.absRange(e.Start, e.End)
 		}
 		if len(rd.Waits) > 0 {
 			// Several waits of one step are all waited for, in order.
@@ -81,6 +81,63 @@ func (c *compilation) inferProseEdges(opts Options) {
 		st.Failure.Label, st.Failure.From = "even if it fails", FromProse
 		st.Failure.Range = c.absRange(globalAt.Start, globalAt.End)
 	}
+}
+
+// ProseEdges picks the forward edges a step's prose sets, by kind
+// (Success, Failure), from the edges read: the first of each kind. A
+// decision read from one condition ("If the tasks exist, skip to Step 3")
+// has its other side go to the next step (FORMAT 6.4), given as an edge
+// with an empty Target and the label "otherwise". why is non-empty when
+// the prose cannot be applied: two sentences send one edge to different
+// steps, or two conditions of opposite sides both go to one step (the way
+// on to the next step, a third exit, is then left out), or the reader left
+// a branch of the step unread: half a decision is worse than the defaults.
+func ProseEdges(rd prose.Reading) (pick [2]*prose.Edge, why string) {
+	edges := rd.Edges
+	if len(rd.Unread) > 0 && hasForward(edges) {
+		u := rd.Unread[0]
+		return pick, fmt.Sprintf("part of its prose is not read (%q: %s), so none of its branches is applied", u.Quote, u.Why)
+	}
+	for k := range edges {
+		e := &edges[k]
+		if e.Back {
+			continue
+		}
+		switch p := pick[e.Kind]; {
+		case p == nil:
+			pick[e.Kind] = e
+		case p.Target != e.Target:
+			return [2]*prose.Edge{}, fmt.Sprintf("its prose sends the %s edge both to %s and to %s", e.Kind, p.Target, e.Target)
+		}
+	}
+	s, f := pick[prose.Success], pick[prose.Failure]
+	if s != nil && f != nil && s.Conditional && f.Conditional && s.Target == f.Target {
+		return [2]*prose.Edge{}, fmt.Sprintf("two conditions both go to %s, so where the step goes otherwise is not said", s.Target)
+	}
+	for k, e := range pick {
+		if other := 1 - k; e != nil && e.Conditional && pick[other] == nil && !hasBack(edges, prose.Kind(other)) {
+			pick[other] = &prose.Edge{Kind: prose.Kind(other), Label: "otherwise", Start: e.Start, End: e.End, Quote: e.Quote}
+		}
+	}
+	return pick, ""
+}
+
+func hasForward(edges []prose.Edge) bool {
+	for _, e := range edges {
+		if !e.Back {
+			return true
+		}
+	}
+	return false
+}
+
+func hasBack(edges []prose.Edge, k prose.Kind) bool {
+	for _, e := range edges {
+		if e.Back && e.Kind == k {
+			return true
+		}
+	}
+	return false
 }
 
 // globalContinue reads the text before the first step, where a write-up

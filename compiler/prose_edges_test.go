@@ -223,6 +223,34 @@ Follow the steps. Continue to the next step even if a previous step fails.
 	}
 }
 
+// TestProseEdgesDecision: one condition makes a decision whose other side
+// goes to the next step; two conditions that both go to one step are not
+// applied, since the step's third way out would be lost.
+func TestProseEdgesDecision(t *testing.T) {
+	src := `# T
+
+1. Look for tasks.
+
+   If tasks exist, skip to step 3.
+2. Create the tasks.
+
+   If the repo is a worktree, skip to step 4. If the user declines, skip to step 4.
+3. Run the tasks.
+4. Report.
+`
+	s, _ := Compile("t.md", []byte(src), Options{})
+	one, two := s.Step("1"), s.Step("2")
+	if one.Success.Target != "3" || one.Failure.Target != "2" || one.Failure.Label != "otherwise" || one.Failure.From != FromProse {
+		t.Errorf("step 1: %+v / %+v", one.Success, one.Failure)
+	}
+	if two.Success.From != "" || two.Failure.From != "" || two.Success.Target != "3" || two.Failure.Target != Fail {
+		t.Errorf("step 2: %+v / %+v", two.Success, two.Failure)
+	}
+	if _, why := ProseEdges(ReadProse(s, 1)); why != "two conditions both go to 4, so where the step goes otherwise is not said" {
+		t.Errorf("step 2: why %q", why)
+	}
+}
+
 // TestProseOnly: code, comments and blanked ranges are not read, and
 // offsets are kept.
 func TestProseOnly(t *testing.T) {

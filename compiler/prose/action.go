@@ -208,6 +208,7 @@ func (r *reader) emit(ts []token, i int, e Edge, c *cond, end int, keepKind bool
 		e.Label = c.label
 		if !c.other {
 			r.last, r.haveLast = kind, true
+			e.Conditional = true
 		}
 	} else if !keepKind && e.Target != Fail {
 		e.Kind = Success

@@ -62,6 +62,11 @@ type Edge struct {
 	// Then is where the edge leads once the bound is used up, "" if not
 	// written.
 	Then string
+	// Conditional is true when the edge is taken under a condition of its
+	// own ("if C", "C →"), false for "otherwise", "if not" and an
+	// unconditioned move: FORMAT 6.4 sends the other side of a decision
+	// to the next step.
+	Conditional bool
 }
 
 // Wait is something outside the agent the step waits for (FORMAT 6.6).
