@@ -25,8 +25,9 @@ func (c *compilation) inferProseEdges(opts Options) {
 		return
 	}
 	global, globalAt := c.globalContinue()
+	readings := ReadProse(s)
 	for i, st := range s.Steps {
-		rd := ReadProse(s, i)
+		rd := readings[i]
 		if len(rd.Globals) > 0 && !global {
 			global, globalAt = true, rd.Globals[0]
 		}
@@ -175,12 +176,25 @@ func stepIDs(s *Skill) []string {
 	return ids
 }
 
-// ReadProse reads what the prose of s.Steps[i] says (FORMAT 6.4 to 6.6),
-// with every offset an offset into s.Source. The text read is the step's
-// source with fenced code, HTML comments and its annotation bullets blanked
-// out: code is not prose, and an annotation states its own edge. Lint's
-// prose-branch rule reads the same text through this function.
-func ReadProse(s *Skill, i int) prose.Reading {
+// ReadProse reads what the prose of each step of s says (FORMAT 6.4 to
+// 6.6), one Reading per step in order, with every offset an offset into
+// s.Source. The text read is a step's source with fenced code, HTML
+// comments and its annotation bullets blanked out: code is not prose, and
+// an annotation states its own edge. Lint's prose-branch rule reads the
+// same text through this function.
+func ReadProse(s *Skill) []prose.Reading {
+	if len(s.Steps) == 0 {
+		return nil
+	}
+	ids, ph := stepIDs(s), phases(s)
+	out := make([]prose.Reading, len(s.Steps))
+	for i := range s.Steps {
+		out[i] = readStep(s, i, ids, ph)
+	}
+	return out
+}
+
+func readStep(s *Skill, i int, ids []string, ph bool) prose.Reading {
 	st := s.Steps[i]
 	from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(s.Source))
 	if st.Range.IsZero() || from < 0 || from >= to {
@@ -195,7 +209,7 @@ func ReadProse(s *Skill, i int) prose.Reading {
 	if i+1 < len(s.Steps) {
 		next = s.Steps[i+1].ID
 	}
-	rd := prose.Read(text, prose.Context{Step: st.ID, Steps: stepIDs(s), Next: next, Phases: phases(s)})
+	rd := prose.Read(text, prose.Context{Step: st.ID, Steps: ids, Next: next, Phases: ph})
 	for k := range rd.Edges {
 		rd.Edges[k].Start += from
 		rd.Edges[k].End += from

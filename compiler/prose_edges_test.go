@@ -42,8 +42,9 @@ func TestProseRealWorld(t *testing.T) {
 			t.Fatal(err)
 		}
 		s, _ := Compile(path, src, Options{})
+		readings := ReadProse(s)
 		for i, st := range s.Steps {
-			rd := ReadProse(s, i)
+			rd := readings[i]
 			check := func(what string, start, end int) {
 				if start < st.Range.Start.Byte || end > st.Range.End.Byte || start > end {
 					t.Errorf("%s: step %q: %s [%d,%d) outside the step [%d,%d)", path, st.ID, what, start, end, st.Range.Start.Byte, st.Range.End.Byte)
@@ -246,7 +247,7 @@ func TestProseEdgesDecision(t *testing.T) {
 	if two.Success.From != "" || two.Failure.From != "" || two.Success.Target != "3" || two.Failure.Target != Fail {
 		t.Errorf("step 2: %+v / %+v", two.Success, two.Failure)
 	}
-	if _, why := ProseEdges(ReadProse(s, 1)); why != "two conditions both go to 4, so where the step goes otherwise is not said" {
+	if _, why := ProseEdges(ReadProse(s)[1]); why != "two conditions both go to 4, so where the step goes otherwise is not said" {
 		t.Errorf("step 2: why %q", why)
 	}
 }

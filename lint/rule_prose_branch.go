@@ -49,11 +49,12 @@ Good:
 func runProseBranch(p *Pass) {
 	s := p.Skill
 	reportedGlobal := false
+	readings := compiler.ReadProse(s)
 	for i, st := range s.Steps {
 		if st.Range.IsZero() {
 			continue
 		}
-		rd := compiler.ReadProse(s, i)
+		rd := readings[i]
 		pick, why := compiler.ProseEdges(rd)
 		next := compiler.End
 		if i+1 < len(s.Steps) {
