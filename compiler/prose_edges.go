@@ -187,14 +187,21 @@ func ReadProse(s *Skill) []prose.Reading {
 		return nil
 	}
 	ids, ph := stepIDs(s), phases(s)
+	index := make(map[string]int, len(ids))
+	for i, id := range ids {
+		if _, dup := index[id]; !dup {
+			index[id] = i
+		}
+	}
 	out := make([]prose.Reading, len(s.Steps))
+	var buf prose.Buffer
 	for i := range s.Steps {
-		out[i] = readStep(s, i, ids, ph)
+		out[i] = readStep(&buf, s, i, ids, index, ph)
 	}
 	return out
 }
 
-func readStep(s *Skill, i int, ids []string, ph bool) prose.Reading {
+func readStep(buf *prose.Buffer, s *Skill, i int, ids []string, index map[string]int, ph bool) prose.Reading {
 	st := s.Steps[i]
 	from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(s.Source))
 	if st.Range.IsZero() || from < 0 || from >= to {
@@ -209,7 +216,7 @@ func readStep(s *Skill, i int, ids []string, ph bool) prose.Reading {
 	if i+1 < len(s.Steps) {
 		next = s.Steps[i+1].ID
 	}
-	rd := prose.Read(text, prose.Context{Step: st.ID, Steps: ids, Next: next, Phases: ph})
+	rd := buf.Read(text, prose.Context{Step: st.ID, Steps: ids, Next: next, Phases: ph, Index: index})
 	for k := range rd.Edges {
 		rd.Edges[k].Start += from
 		rd.Edges[k].End += from

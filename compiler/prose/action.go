@@ -229,12 +229,8 @@ func (r *reader) isBack(id string) bool {
 	if id == End || id == Fail || r.pos < 0 {
 		return false
 	}
-	for i, s := range r.ctx.Steps {
-		if s == id {
-			return i <= r.pos
-		}
-	}
-	return false
+	i, ok := r.ctx.indexOf(id)
+	return ok && i <= r.pos
 }
 
 // target reads a target at word j: "step 4", "Step 1b", "phase 2", "the
@@ -319,12 +315,10 @@ func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '
 // resolve finds the step a written ID names: exactly, else ignoring case
 // ("Step 4b" for a step "4B").
 func (r *reader) resolve(written string) string {
-	for _, id := range r.ctx.Steps {
-		if id == written {
-			return id
-		}
+	if _, ok := r.ctx.indexOf(written); ok {
+		return written
 	}
-	for _, id := range r.ctx.Steps {
+	for _, id := range r.ctx.Steps { // rare: a target written in another case
 		if strings.EqualFold(id, written) {
 			return id
 		}

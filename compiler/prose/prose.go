@@ -104,6 +104,10 @@ type Context struct {
 	// Phases is true when the skill calls its steps phases ("Phase 2: ..."),
 	// so that "phase N" names step N.
 	Phases bool
+	// Index optionally maps each ID of Steps to its position. A caller
+	// that reads every step of a large skill gives it, so that each Read
+	// costs the length of its text, not also the number of steps.
+	Index map[string]int
 }
 
 // Reading is everything the prose of one step says.
@@ -117,14 +121,22 @@ type Reading struct {
 // Read reads the text of one step. It never panics, and every offset it
 // returns lies within text.
 func Read(text string, ctx Context) Reading {
-	r := &reader{text: text, ctx: ctx, pos: -1}
-	for i, id := range ctx.Steps {
-		if id == ctx.Step {
-			r.pos = i
-			break
-		}
-	}
-	r.toks = tokenize(text, nil)
+	var b Buffer
+	return b.Read(text, ctx)
+}
+
+// Buffer reads many steps with one token buffer: reading every step of a
+// skill then allocates tokens once, not once per step. The zero value is
+// ready to use; a Buffer is not safe for concurrent use.
+type Buffer struct {
+	toks []token
+}
+
+// Read is Read, reusing b's tokens.
+func (b *Buffer) Read(text string, ctx Context) Reading {
+	r := &reader{text: text, ctx: ctx, pos: position(ctx)}
+	b.toks = tokenize(text, b.toks[:0])
+	r.toks = b.toks
 	start := 0
 	for i := 0; i <= len(r.toks); i++ {
 		if i == len(r.toks) || r.toks[i].kind >= tStop {
@@ -138,6 +150,27 @@ func Read(text string, ctx Context) Reading {
 		}
 	}
 	return r.out
+}
+
+// position is the position of ctx.Step in ctx.Steps, or -1.
+func position(ctx Context) int {
+	if i, ok := ctx.indexOf(ctx.Step); ok {
+		return i
+	}
+	return -1
+}
+
+func (ctx Context) indexOf(id string) (int, bool) {
+	if ctx.Index != nil {
+		i, ok := ctx.Index[id]
+		return i, ok && i < len(ctx.Steps) && ctx.Steps[i] == id
+	}
+	for i, s := range ctx.Steps {
+		if s == id {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 type reader struct {

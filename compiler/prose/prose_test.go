@@ -182,8 +182,21 @@ func TestRead(t *testing.T) {
 		if got := show(Read(c.text, ctx)); got != c.want {
 			t.Errorf("Read(%q)\n got %s\nwant %s", c.text, got, c.want)
 		}
+		if got := show(Read(c.text, indexed)); got != c.want {
+			t.Errorf("Read(%q) with an Index\n got %s\nwant %s", c.text, got, c.want)
+		}
 	}
 }
+
+// indexed is ctx with its Index, as the compiler gives it.
+var indexed = func() Context {
+	c := ctx
+	c.Index = map[string]int{}
+	for i, id := range c.Steps {
+		c.Index[id] = i
+	}
+	return c
+}()
 
 // TestReadPhases: "phase N" names a step when the steps are phases.
 func TestReadPhases(t *testing.T) {
