@@ -31,7 +31,11 @@ func (c *compilation) inferProseEdges(opts Options) {
 		if len(rd.Globals) > 0 && !global {
 			global, globalAt = true, rd.Globals[0]
 		}
-		pick, why := ProseEdges(rd)
+		next := End
+		if i+1 < len(s.Steps) {
+			next = s.Steps[i+1].ID
+		}
+		pick, why := ProseEdges(rd, next)
 		for k := range rd.Edges {
 			if e := &rd.Edges[k]; e.Back {
 				st.Loops = append(st.Loops, Loop{Kind: EdgeKind(e.Kind), Target: e.Target, Label: e.Label,
@@ -47,10 +51,7 @@ func (c *compilation) inferProseEdges(opts Options) {
 				edge.Target, edge.Label, edge.From = e.Target, e.Label, FromProse
 				edge.Range = c.absRange(e.Start, e.End)
 				if e.Target == "" { // the other side of a decision: the next step
-					edge.Target = End
-					if i+1 < len(s.Steps) {
-						edge.Target = s.Steps[i+1].ID
-					}
+					edge.Target = next
 				}
 			}
 		}
@@ -93,7 +94,10 @@ func (c *compilation) inferProseEdges(opts Options) {
 // steps, or two conditions of opposite sides both go to one step (the way
 // on to the next step, a third exit, is then left out), or the reader left
 // a branch of the step unread: half a decision is worse than the defaults.
-func ProseEdges(rd prose.Reading) (pick [2]*prose.Edge, why string) {
+// next is the step's next step (End after the last): a condition whose
+// move goes there anyway ("Once the user picks a team, proceed to the next
+// step") is no decision, and its other side stays the default.
+func ProseEdges(rd prose.Reading, next string) (pick [2]*prose.Edge, why string) {
 	edges := rd.Edges
 	if len(rd.Unread) > 0 && hasForward(edges) {
 		u := rd.Unread[0]
@@ -116,7 +120,7 @@ func ProseEdges(rd prose.Reading) (pick [2]*prose.Edge, why string) {
 		return [2]*prose.Edge{}, fmt.Sprintf("two conditions both go to %s, so where the step goes otherwise is not said", s.Target)
 	}
 	for k, e := range pick {
-		if other := 1 - k; e != nil && e.Conditional && pick[other] == nil && !hasBack(edges, prose.Kind(other)) {
+		if other := 1 - k; e != nil && e.Conditional && e.Target != next && pick[other] == nil && !hasBack(edges, prose.Kind(other)) {
 			pick[other] = &prose.Edge{Kind: prose.Kind(other), Label: "otherwise", Start: e.Start, End: e.End, Quote: e.Quote}
 		}
 	}

@@ -247,8 +247,14 @@ func TestProseEdgesDecision(t *testing.T) {
 	if two.Success.From != "" || two.Failure.From != "" || two.Success.Target != "3" || two.Failure.Target != Fail {
 		t.Errorf("step 2: %+v / %+v", two.Success, two.Failure)
 	}
-	if _, why := ProseEdges(ReadProse(s)[1]); why != "two conditions both go to 4, so where the step goes otherwise is not said" {
+	if _, why := ProseEdges(ReadProse(s)[1], "3"); why != "two conditions both go to 4, so where the step goes otherwise is not said" {
 		t.Errorf("step 2: why %q", why)
+	}
+	// A condition whose move goes to the next step anyway is no decision:
+	// its other side stays the default, fail.
+	s, _ = Compile("t.md", []byte("# T\n\n1. Pick a team.\n\n   Once the user picks a team, proceed to the next step.\n2. Deploy.\n"), Options{})
+	if f := s.Step("1").Failure; f.Target != Fail || f.From != "" {
+		t.Errorf("no decision: failure %+v", f)
 	}
 }
 

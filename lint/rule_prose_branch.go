@@ -55,11 +55,11 @@ func runProseBranch(p *Pass) {
 			continue
 		}
 		rd := readings[i]
-		pick, why := compiler.ProseEdges(rd)
 		next := compiler.End
 		if i+1 < len(s.Steps) {
 			next = s.Steps[i+1].ID
 		}
+		pick, why := compiler.ProseEdges(rd, next)
 		if why != "" {
 			e := firstForward(rd.Edges)
 			p.Report(compiler.Diagnostic{
