@@ -120,6 +120,7 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 		c.collectLinks(doc)
 		c.findSteps(doc)
 	}
+	c.inferProseEdges(opts)
 	if doc != nil && len(c.skill.Steps) == 0 {
 		c.report(Diagnostic{
 			Severity: SeverityWarning,

@@ -194,6 +194,33 @@ type Step struct {
 	// Range covers the whole step: the list item, or the heading and its
 	// section.
 	Range Range
+
+	// Loops are the back edges its prose states (FORMAT 6.5), kept here
+	// and not applied as edges until the runtime can run a round.
+	Loops []Loop
+	// WaitFor is what the step waits for outside the agent (FORMAT 6.6),
+	// read from prose; WaitRange is where it was written.
+	WaitFor   string
+	WaitRange Range
+	// ProseDropped says why the edges read from this step's prose were
+	// not applied after all (they would leave a step unreachable), or "".
+	ProseDropped string
+}
+
+// Loop is a back edge read from prose: to this step or an earlier one.
+type Loop struct {
+	Kind   EdgeKind
+	Target string
+	// Label is the condition as written ("any fail", "until the queue is
+	// empty").
+	Label string
+	// Bound is the rounds written ("up to 3 times"), 0 when none is.
+	Bound int
+	// Then is where the edge leads when the bound is used up, "" if not
+	// written (FORMAT 6.5: fail).
+	Then  string
+	Range Range
+	From  string // "prose"
 }
 
 // Line is the 1-based line the step starts on.
@@ -231,8 +258,8 @@ type Edge struct {
 	// Range is the annotation bullet's range; TargetRange the target's.
 	Range       Range
 	TargetRange Range
-	// From says how a version 2 reading found the edge; empty for an
-	// annotation or a v1 default.
+	// From says how a version 2 reading found the edge: empty for an
+	// annotation or a v1 default, "prose" for FORMAT 6.4.
 	From string
 }
 

@@ -22,22 +22,26 @@ func (s *Skill) Template() *graph.Template {
 			ID:               st.ID,
 			Goal:             st.Goal,
 			RecommendedTools: st.ToolNames(),
-			NextOnSuccess:    explicitTarget(st.Success),
-			NextOnFailure:    explicitTarget(st.Failure),
+			NextOnSuccess:    writtenTarget(st.Success),
+			NextOnFailure:    writtenTarget(st.Failure),
 			SuccessLabel:     st.Success.DisplayLabel(),
 			FailureLabel:     st.Failure.DisplayLabel(),
 			Detail:           st.Detail,
 			Line:             st.Line(),
+			GoalFrom:         st.GoalFrom,
+			SuccessFrom:      st.Success.From,
+			FailureFrom:      st.Failure.From,
 		})
 	}
 	t.Defaults()
 	return t
 }
 
-// explicitTarget is the edge's target when the author wrote it, else ""
-// for Defaults to fill in.
-func explicitTarget(e Edge) string {
-	if e.Explicit {
+// writtenTarget is the edge's target when the author wrote it, in an
+// annotation or in prose that version 2 read (e.From), else "" for
+// Defaults to fill in.
+func writtenTarget(e Edge) string {
+	if e.Explicit || e.From != "" {
 		return e.Target
 	}
 	return ""

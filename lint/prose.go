@@ -68,3 +68,18 @@ func bodyStart(p *Pass) int {
 	}
 	return 0
 }
+
+// equalFoldASCII reports whether b equals the lowercase ASCII word w,
+// ignoring ASCII case.
+func equalFoldASCII(b []byte, w string) bool {
+	for j := 0; j < len(w); j++ {
+		c := b[j]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
+			return false
+		}
+	}
+	return true
+}

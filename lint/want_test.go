@@ -173,7 +173,7 @@ func TestSeverityConfig(t *testing.T) {
 // v2Inputs are the rule inputs written for version 2's readings; every
 // other input is FORMAT v1.
 var v2Inputs = map[string]bool{
-	"list-split.md": true, "inferred.md": true, "strict.md": true, "prose-branch-sublist.md": true,
+	"list-split.md": true, "inferred.md": true, "strict.md": true, "prose-branch-sublist.md": true, "prose-branch.md": true,
 	// FORMAT 6.1: the hosts' frontmatter
 	"document-frontmatter.md": true, "document-frontmatter-cover.md": true, "frontmatter-host-keys.md": true,
 	"unknown-tool-patterns.md": true, "unused-tool-no-step-tools.md": true, "unused-tool-patterns.md": true,

@@ -1,0 +1,402 @@
+package compiler
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/skillc/skillc/compiler/prose"
+	"github.com/skillc/skillc/graph"
+)
+
+// FromProse is Edge.From and Loop.From for what FORMAT 6.4 reads from a
+// step's sentences.
+const FromProse = "prose"
+
+// inferProseEdges sets the edges a step's prose states where no annotation
+// states them (FORMAT 6.4), keeps the loops it states in Step.Loops, and
+// what it waits for in Step.WaitFor. It runs once the steps are built and
+// their edges resolved: an edge still not Explicit holds the format's
+// default, which prose replaces. An annotation always wins; where the
+// prose disagrees with it, lint (prose-branch) warns. Strict reads v1 only.
+func (c *compilation) inferProseEdges(opts Options) {
+	s := c.skill
+	if opts.Strict || len(s.Steps) == 0 || len(s.Source) == 0 {
+		return
+	}
+	global, globalAt := c.globalContinue()
+	readings := ReadProse(s)
+	for i, st := range s.Steps {
+		rd := readings[i]
+		if len(rd.Globals) > 0 && !global {
+			global, globalAt = true, rd.Globals[0]
+		}
+		next := End
+		if i+1 < len(s.Steps) {
+			next = s.Steps[i+1].ID
+		}
+		pick, why := ProseEdges(rd, next)
+		for k := range rd.Edges {
+			if e := &rd.Edges[k]; e.Back {
+				st.Loops = append(st.Loops, Loop{Kind: EdgeKind(e.Kind), Target: e.Target, Label: e.Label,
+					Bound: e.Bound, Then: e.Then, Range: c.absRange(e.Start, e.End), From: FromProse})
+			}
+		}
+		if why == "" {
+			for k, edge := range [2]*Edge{&st.Success, &st.Failure} {
+				e := pick[k]
+				if e == nil || edge.Explicit || e.Target == "" && pick[1-k] != nil && [2]*Edge{&st.Success, &st.Failure}[1-k].Explicit {
+					continue // an annotation states it, or states the decision this would be the other side of
+				}
+				edge.Target, edge.Label, edge.From = e.Target, e.Label, FromProse
+				edge.Range = c.absRange(e.Start, e.End)
+				if e.Target == "" { // the other side of a decision: the next step
+					edge.Target = next
+				}
+			}
+		}
+		if len(rd.Waits) > 0 {
+			// Several waits of one step are all waited for, in order.
+			whats := make([]string, 0, len(rd.Waits))
+			for _, w := range rd.Waits {
+				if !slices.Contains(whats, w.What) {
+					whats = append(whats, w.What)
+				}
+			}
+			st.WaitFor = strings.Join(whats, "; ")
+			st.WaitRange = c.absRange(rd.Waits[0].Start, rd.Waits[len(rd.Waits)-1].End)
+		}
+	}
+	if global {
+		c.continueEvenIfFails(globalAt)
+	}
+	c.keepReachable()
+}
+
+// continueEvenIfFails applies "Continue to the next step even if a
+// previous step fails", said once: every step's failure goes where its
+// success would by default.
+func (c *compilation) continueEvenIfFails(globalAt prose.Global) {
+	s := c.skill
+	// "Continue to the next step even if a previous step fails", said
+	// once: every step's failure goes where its success would by default.
+	for i, st := range s.Steps {
+		if st.Failure.Explicit || st.Failure.From != "" {
+			continue
+		}
+		st.Failure.Target = End
+		if i+1 < len(s.Steps) {
+			st.Failure.Target = s.Steps[i+1].ID
+		}
+		st.Failure.Label, st.Failure.From = "even if it fails", FromProse
+		st.Failure.Range = c.absRange(globalAt.Start, globalAt.End)
+	}
+}
+
+// ProseEdges picks the forward edges a step's prose sets, by kind
+// (Success, Failure), from the edges read: the first of each kind. A
+// decision read from one condition ("If the tasks exist, skip to Step 3")
+// has its other side go to the next step (FORMAT 6.4), given as an edge
+// with an empty Target and the label "otherwise". why is non-empty when
+// the prose cannot be applied: two sentences send one edge to different
+// steps, or two conditions of opposite sides both go to one step (the way
+// on to the next step, a third exit, is then left out), or the reader left
+// a branch of the step unread: half a decision is worse than the defaults.
+// next is the step's next step (End after the last): a condition whose
+// move goes there anyway ("Once the user picks a team, proceed to the next
+// step") is no decision, and its other side stays the default.
+func ProseEdges(rd prose.Reading, next string) (pick [2]*prose.Edge, why string) {
+	edges := rd.Edges
+	if len(rd.Unread) > 0 && hasForward(edges) {
+		u := rd.Unread[0]
+		return pick, fmt.Sprintf("part of its prose is not read (%q: %s), so none of its branches is applied", u.Quote, u.Why)
+	}
+	for k := range edges {
+		e := &edges[k]
+		if e.Back {
+			continue
+		}
+		switch p := pick[e.Kind]; {
+		case p == nil:
+			pick[e.Kind] = e
+		case p.Target != e.Target:
+			return [2]*prose.Edge{}, fmt.Sprintf("its prose sends the %s edge both to %s and to %s", e.Kind, p.Target, e.Target)
+		}
+	}
+	s, f := pick[prose.Success], pick[prose.Failure]
+	if s != nil && f != nil && s.Conditional && f.Conditional && s.Target == f.Target {
+		return [2]*prose.Edge{}, fmt.Sprintf("two conditions both go to %s, so where the step goes otherwise is not said", s.Target)
+	}
+	for k, e := range pick {
+		if other := 1 - k; e != nil && e.Conditional && e.Target != next && pick[other] == nil && !hasBack(edges, prose.Kind(other)) {
+			pick[other] = &prose.Edge{Kind: prose.Kind(other), Label: "otherwise", Start: e.Start, End: e.End, Quote: e.Quote}
+		}
+	}
+	return pick, ""
+}
+
+func hasForward(edges []prose.Edge) bool {
+	for _, e := range edges {
+		if !e.Back {
+			return true
+		}
+	}
+	return false
+}
+
+func hasBack(edges []prose.Edge, k prose.Kind) bool {
+	for _, e := range edges {
+		if e.Back && e.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// globalContinue reads the text before the first step, where a write-up
+// says what holds for all of its steps.
+func (c *compilation) globalContinue() (bool, prose.Global) {
+	s := c.skill
+	from := 0
+	if fm := s.Frontmatter; fm != nil && !fm.Range.IsZero() {
+		from = fm.Range.End.Byte
+	}
+	to := s.Steps[0].Range.Start.Byte
+	if from >= to || to > len(s.Source) {
+		return false, prose.Global{}
+	}
+	text := proseOnly(s.Source[from:to], nil)
+	rd := prose.Read(text, prose.Context{Steps: stepIDs(s)})
+	if len(rd.Globals) == 0 {
+		return false, prose.Global{}
+	}
+	g := rd.Globals[0]
+	g.Start += from
+	g.End += from
+	return true, g
+}
+
+func (c *compilation) absRange(start, end int) Range {
+	return c.idx.rng(start-c.idx.base, end-c.idx.base)
+}
+
+func stepIDs(s *Skill) []string {
+	ids := make([]string, len(s.Steps))
+	for i, st := range s.Steps {
+		ids[i] = st.ID
+	}
+	return ids
+}
+
+// ReadProse reads what the prose of each step of s says (FORMAT 6.4 to
+// 6.6), one Reading per step in order, with every offset an offset into
+// s.Source. The text read is a step's source with fenced code, HTML
+// comments and its annotation bullets blanked out: code is not prose, and
+// an annotation states its own edge. Lint's prose-branch rule reads the
+// same text through this function.
+func ReadProse(s *Skill) []prose.Reading {
+	if len(s.Steps) == 0 {
+		return nil
+	}
+	ids, ph := stepIDs(s), phases(s)
+	index := make(map[string]int, len(ids))
+	for i, id := range ids {
+		if _, dup := index[id]; !dup {
+			index[id] = i
+		}
+	}
+	out := make([]prose.Reading, len(s.Steps))
+	var buf prose.Buffer
+	for i := range s.Steps {
+		out[i] = readStep(&buf, s, i, ids, index, ph)
+	}
+	return out
+}
+
+func readStep(buf *prose.Buffer, s *Skill, i int, ids []string, index map[string]int, ph bool) prose.Reading {
+	st := s.Steps[i]
+	from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(s.Source))
+	if st.Range.IsZero() || from < 0 || from >= to {
+		return prose.Reading{}
+	}
+	var blank [][2]int
+	for _, a := range st.Annotations {
+		blank = append(blank, [2]int{a.Range.Start.Byte - from, a.Range.End.Byte - from})
+	}
+	text := proseOnly(s.Source[from:to], blank)
+	next := End
+	if i+1 < len(s.Steps) {
+		next = s.Steps[i+1].ID
+	}
+	rd := buf.Read(text, prose.Context{Step: st.ID, Steps: ids, Next: next, Phases: ph, Index: index})
+	for k := range rd.Edges {
+		rd.Edges[k].Start += from
+		rd.Edges[k].End += from
+	}
+	for k := range rd.Waits {
+		rd.Waits[k].Start += from
+		rd.Waits[k].End += from
+	}
+	for k := range rd.Globals {
+		rd.Globals[k].Start += from
+		rd.Globals[k].End += from
+	}
+	for k := range rd.Unread {
+		rd.Unread[k].Start += from
+		rd.Unread[k].End += from
+	}
+	rd.Edges = slices.DeleteFunc(rd.Edges, func(e prose.Edge) bool { return namesOwnItem(st, e) })
+	return rd
+}
+
+// namesOwnItem reports whether e was read inside a numbered list of the
+// step that has an item of e's target number: there "step 1" names the
+// list's own item 1 (FORMAT 6.2), not step 1 of the skill.
+func namesOwnItem(st *Step, e prose.Edge) bool {
+	n, err := strconv.Atoi(e.Target)
+	if err != nil {
+		return false
+	}
+	for _, l := range st.SubLists {
+		if e.Start >= l.Range.Start.Byte && e.Start < l.Range.End.Byte && n >= l.Start && n < l.Start+l.Count {
+			return true
+		}
+	}
+	return false
+}
+
+// phases reports whether the skill calls its steps phases: its first step
+// is written "Phase 1: ...", so that prose's "phase 2" names step 2.
+func phases(s *Skill) bool {
+	st := s.Steps[0]
+	from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(s.Source))
+	if from < 0 || from >= to {
+		return false
+	}
+	line := s.Source[from:to]
+	if k := bytes.IndexByte(line, '\n'); k >= 0 {
+		line = line[:k]
+	}
+	line = bytes.TrimLeft(line, "#*0123456789.) \t")
+	return len(line) >= 5 && strings.EqualFold(string(line[:5]), "phase")
+}
+
+// proseOnly returns src as text with fenced code blocks, HTML comments and
+// the byte ranges of blank replaced by spaces. Line breaks are kept and
+// every other byte keeps its offset, so offsets into the text are offsets
+// into src.
+func proseOnly(src []byte, blank [][2]int) string {
+	b := bytes.Clone(src)
+	clear := func(a, z int) {
+		a, z = max(a, 0), min(z, len(b))
+		for k := a; k < z; k++ {
+			if b[k] != '\n' {
+				b[k] = ' '
+			}
+		}
+	}
+	for _, r := range blank {
+		clear(r[0], r[1])
+	}
+	var fence []byte
+	for off := 0; off < len(b); {
+		end := bytes.IndexByte(b[off:], '\n')
+		if end < 0 {
+			end = len(b)
+		} else {
+			end += off
+		}
+		trimmed := bytes.TrimLeft(b[off:end], " \t>")
+		switch {
+		case fence != nil:
+			done := bytes.HasPrefix(trimmed, fence)
+			clear(off, end)
+			if done {
+				fence = nil
+			}
+		case bytes.HasPrefix(trimmed, []byte("```")) || bytes.HasPrefix(trimmed, []byte("~~~")):
+			fence = bytes.Clone(trimmed[:3])
+			clear(off, end)
+		}
+		off = end + 1
+	}
+	// HTML comments may span lines; a comment left open runs to the end.
+	for off := 0; off < len(b); {
+		k := bytes.Index(b[off:], []byte("<!--"))
+		if k < 0 {
+			break
+		}
+		a := off + k
+		z := bytes.Index(b[a+4:], []byte("-->"))
+		if z < 0 {
+			clear(a, len(b))
+			break
+		}
+		clear(a, a+4+z+3)
+		off = a + 4 + z + 3
+	}
+	return string(b)
+}
+
+// keepReachable undoes prose edges that would leave a step unreachable
+// which the format's defaults reach: a reader who took "proceed to Step
+// 4B" at the end of 3B while nothing else leads to 4A has misread the
+// write-up (or the write-up's branch is in prose skillc did not read), and
+// a wrong edge is worse than the default. The edges undone are those of the
+// step written just before the step that was lost, whose default led to
+// it; the step says why in ProseDropped, and lint reports it. Each round
+// undoes at least one step's edges, so it ends within len(Steps) rounds.
+func (c *compilation) keepReachable() {
+	s := c.skill
+	base := unreachable(s, false)
+	for range s.Steps {
+		lost := unreachable(s, true)
+		undone := false
+		for i, st := range s.Steps {
+			if !lost[st.ID] || base[st.ID] || i == 0 {
+				continue
+			}
+			prev := s.Steps[i-1]
+			for _, e := range [2]*Edge{&prev.Success, &prev.Failure} {
+				if e.From == FromProse {
+					*e = Edge{}
+					undone = true
+				}
+			}
+			if undone && prev.ProseDropped == "" {
+				prev.ProseDropped = fmt.Sprintf("with them, step %q could never be reached; state the edges with annotations", st.ID)
+			}
+		}
+		if !undone {
+			return
+		}
+	}
+}
+
+// unreachable is the set of step IDs the entry does not reach, with the
+// prose edges (withProse) or with the format's defaults in their place.
+// A skill whose steps cannot be told apart is left to lint: nil.
+func unreachable(s *Skill, withProse bool) map[string]bool {
+	t := s.Template()
+	if !withProse {
+		for i, st := range s.Steps {
+			if st.Success.From == FromProse {
+				t.Steps[i].NextOnSuccess = t.DefaultNext(i, graph.Success)
+			}
+			if st.Failure.From == FromProse {
+				t.Steps[i].NextOnFailure = t.DefaultNext(i, graph.Failure)
+			}
+		}
+	}
+	g, err := graph.New(t)
+	if err != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, id := range g.Unreachable() {
+		out[id] = true
+	}
+	return out
+}
