@@ -28,6 +28,8 @@ func (c *compilation) inferProseEdges(opts Options) {
 	}
 	global, globalAt := c.globalContinue()
 	readings := ReadProse(s)
+	s.prose = readings // lint's prose-branch reads them again
+	applied := false
 	for i, st := range s.Steps {
 		rd := readings[i]
 		if len(rd.Globals) > 0 && !global {
@@ -51,6 +53,7 @@ func (c *compilation) inferProseEdges(opts Options) {
 					continue // an annotation states it, or states the decision this would be the other side of
 				}
 				edge.Target, edge.Label, edge.From = e.Target, e.Label, FromProse
+				applied = true
 				edge.Range = c.absRange(e.Start, e.End)
 				if e.Target == "" { // the other side of a decision: the next step
 					edge.Target = next
@@ -72,7 +75,9 @@ func (c *compilation) inferProseEdges(opts Options) {
 	if global {
 		c.continueEvenIfFails(globalAt)
 	}
-	c.keepReachable()
+	if applied {
+		c.keepReachable()
+	}
 }
 
 // continueEvenIfFails applies "Continue to the next step even if a
@@ -199,6 +204,9 @@ func stepIDs(s *Skill) []string {
 func ReadProse(s *Skill) []prose.Reading {
 	if len(s.Steps) == 0 {
 		return nil
+	}
+	if s.prose != nil {
+		return s.prose // read once by Compile; the readings are not changed after
 	}
 	ids, ph := stepIDs(s), phases(s)
 	index := make(map[string]int, len(ids))

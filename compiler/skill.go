@@ -6,7 +6,10 @@
 // values and never prints; what makes a template valid is graph.Check's.
 package compiler
 
-import "github.com/skillc/skillc/graph"
+import (
+	"github.com/skillc/skillc/compiler/prose"
+	"github.com/skillc/skillc/graph"
+)
 
 // Terminal step IDs, graph's (reserved: no step may take them, in any case).
 const (
@@ -65,6 +68,9 @@ type Skill struct {
 	// byID indexes Steps by ID (the first step of an ID), set by Compile
 	// so Step is not a scan per call. Skills built by hand go without.
 	byID map[string]*Step
+	// prose holds what each step's prose says, read once by Compile
+	// (ReadProse); nil for a skill built by hand.
+	prose []prose.Reading
 }
 
 // Step returns the step with the given ID, or nil.
