@@ -202,7 +202,7 @@ func TestBadInput(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
 			s, diags := compiler.Compile("bad.md", tt.src, compiler.Options{MaxSize: tt.max})
-			if d := time.Since(start); d > 5*time.Second {
+			if d := time.Since(start); d > 30*time.Second {
 				t.Errorf("took %v", d) // a hang guard, not a benchmark
 			}
 			if s == nil {
