@@ -66,9 +66,6 @@ type compilation struct {
 	// suggestions counts did-you-mean searches, which are capped so a file
 	// full of bad targets cannot make compiling quadratic.
 	suggestions int
-	// badField marks frontmatter fields already reported for their type,
-	// so they are not reported again as missing.
-	badField map[string]bool
 	// infer turns on FORMAT version 2's readings (section 6): off under
 	// Options.Strict, so that v1 inputs read exactly as v1 says.
 	infer bool
@@ -78,7 +75,7 @@ type compilation struct {
 // a SKILL.md, to check the name against its folder. It always returns a
 // Skill (possibly with no steps) and the diagnostics found; it never panics.
 func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
-	c := &compilation{filename: filename, badField: map[string]bool{}, infer: !opts.Strict}
+	c := &compilation{filename: filename, infer: !opts.Strict}
 	c.skill = &Skill{Filename: filename, Source: src}
 	base := 0
 	if bytes.HasPrefix(src, utf8BOM) {
@@ -271,8 +268,8 @@ func isThematicBreak(line []byte) bool {
 	return count >= 3
 }
 
-// identify sets the skill's name, title and description, and checks the name
-// against the folder of a SKILL.md.
+// identify sets the skill's name, title and description: the frontmatter's
+// name, else the one of its path (nameFromPath).
 func (c *compilation) identify(doc ast.Node) {
 	s := c.skill
 	fm := s.Frontmatter
@@ -324,6 +321,15 @@ func folderName(path string) string {
 		return ""
 	}
 	return base
+}
+
+// SkillFolder is the folder name a SKILL.md's frontmatter name must
+// equal, or "" when path is no SKILL.md or its folder cannot be told.
+func SkillFolder(path string) string {
+	if !isSkillFile(path) {
+		return ""
+	}
+	return folderName(path)
 }
 
 // nameFromPath is the name of a skill without frontmatter: the folder of a

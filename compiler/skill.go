@@ -124,6 +124,10 @@ type Frontmatter struct {
 	// Strict is true when the frontmatter was read by FORMAT v1's rules
 	// only (Options.Strict).
 	Strict bool
+	// Malformed is true when the YAML could not be read as a mapping of
+	// fields (the compiler reported invalid-frontmatter): no field is
+	// known, so the lint rules check none.
+	Malformed bool
 }
 
 // AllowedTool is one allowed-tools entry: a tool, and the permission
@@ -137,8 +141,12 @@ type AllowedTool struct {
 
 // Field is a scalar frontmatter value and where it was written.
 type Field struct {
-	Value    string
-	Set      bool
+	Value string
+	Set   bool
+	// Invalid is true when the value is not a string (the compiler
+	// reported invalid-frontmatter): it is written, so it is not missing,
+	// but it has no text to check.
+	Invalid  bool
 	Range    Range // the value's range; the key's when the value is empty
 	KeyRange Range
 }
