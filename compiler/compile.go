@@ -91,6 +91,7 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 		// Checked before anything looks at the bytes, so the cost of a
 		// refusal does not grow with the file.
 		c.skill.Source = nil
+		c.skill.Unread = true
 		c.skill.Name = nameFromPath(filename)
 		c.skill.Title = c.skill.Name
 		c.report(Diagnostic{
@@ -118,15 +119,9 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 		c.findSteps(doc)
 	}
 	c.inferProseEdges(opts)
-	if doc != nil && len(c.skill.Steps) == 0 {
-		c.report(Diagnostic{
-			Severity: SeverityWarning,
-			Rule:     "no-steps",
-			Summary:  "no steps found: the skill has no numbered list or \"Step N:\" headings",
-			Detail:   "a workflow skill lists its steps as a numbered list (after a \"Steps\" heading, or the first one in the file) or as headings like \"## Step 1: Find the transfer\"",
-			Range:    c.idx.rng(0, 0),
-		})
-	}
+	// A body read without steps is the no-steps rule's finding: the text
+	// reads fine, it is only not a workflow.
+	c.skill.Unread = doc == nil
 	c.diags.Sort()
 	return c.skill, c.diags
 }

@@ -60,33 +60,61 @@ func formatDiags(ds compiler.Diagnostics) []byte {
 }
 
 // movedChecks are the checks that left the compiler for their lint
-// rules: graph.Check's (duplicate IDs, empty goals) and the spec rules' of
-// the frontmatter's fields. The compiler's goldens were written when it
-// reported them, so they keep pinning where lint places them.
+// rules: graph.Check's (duplicate IDs, empty goals) and the spec rules'
+// (the frontmatter's fields, a body without steps). The compiler's
+// goldens were written when it reported them, so they keep pinning where
+// lint places them.
 var movedChecks = map[string]bool{
 	"duplicate-id": true, "empty-goal": true,
 	"missing-name": true, "invalid-name": true, "name-mismatch": true,
 	"missing-description": true, "invalid-description": true,
+	"no-steps": true,
 	// invalid-frontmatter's compatibility limit; its syntax findings are
 	// still the compiler's, and lint.Errors passes those on as they are.
 	"invalid-frontmatter": true,
 }
 
-// withMovedChecks adds to the compiler's diagnostics the errors of the
-// moved checks, as lint.Errors reports them.
+// withMovedChecks adds to the compiler's diagnostics the findings of the
+// moved checks, as lint reports them by default (no-steps is a warning,
+// so lint.Errors alone would not have it; the errors are those of
+// lint.Errors, which TestMovedChecksAreErrors holds to).
 func withMovedChecks(s *compiler.Skill, diags compiler.Diagnostics) compiler.Diagnostics {
 	out := append(compiler.Diagnostics(nil), diags...)
 	compiled := make(map[compiler.Diagnostic]bool, len(diags))
 	for _, d := range diags {
 		compiled[d] = true
 	}
-	for _, d := range lint.Errors(s, diags) {
+	for _, d := range lint.Check(s, diags, lint.Options{}) {
 		if movedChecks[d.Rule] && !compiled[d] {
 			out = append(out, d)
 		}
 	}
 	out.Sort()
 	return out
+}
+
+// TestMovedChecksAreErrors: each error of a moved check makes the skill
+// no valid template, as it did when the compiler reported it, so
+// lint.Errors (what compile, plan make and make_plan refuse on) has it.
+func TestMovedChecksAreErrors(t *testing.T) {
+	for _, in := range conformanceInputs(t) {
+		src, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, strict := range []bool{false, true} {
+			s, diags := compiler.Compile(in, src, compiler.Options{Strict: strict})
+			invalid := map[compiler.Diagnostic]bool{}
+			for _, d := range lint.Errors(s, diags) {
+				invalid[d] = true
+			}
+			for _, d := range lint.Check(s, diags, lint.Options{}) {
+				if movedChecks[d.Rule] && d.Severity == compiler.SeverityError && !invalid[d] {
+					t.Errorf("%s (strict %v): %s [%s] is not in lint.Errors", in, strict, d.Summary, d.Rule)
+				}
+			}
+		}
+	}
 }
 
 func templateJSON(t testing.TB, s *compiler.Skill) []byte {

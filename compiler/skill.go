@@ -61,6 +61,10 @@ type Skill struct {
 	Form  Form
 	Entry string // the first step's ID, or "" when there are no steps
 	Steps []*Step
+	// Unread is true when the body was not parsed, as the file is over
+	// the size limit or nests too deep (file-too-large): no steps were
+	// looked for, so none is missing.
+	Unread bool
 
 	// byID indexes Steps by ID (the first step of an ID), set by Compile
 	// so Step is not a scan per call. Skills built by hand go without.
