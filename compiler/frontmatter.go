@@ -9,6 +9,8 @@ import (
 	"unicode"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/skillc/skillc/graph"
 )
 
 // maxYAMLNodes bounds the frontmatter's size with aliases expanded, which
@@ -595,9 +597,12 @@ func splitPermission(entry string) (tool, pattern string, ok bool) {
 }
 
 // addRegistryTool adds a tool to the registry once, and reports whether
-// its name is valid.
+// its name is valid. An invalid one is kept out of the registry, which
+// holds what a plan may recommend, and recorded for the invalid-tool-name
+// rule to report.
 func (c *compilation) addRegistryTool(fm *Frontmatter, ref Ref) bool {
-	if !c.checkToolName(ref) {
+	if graph.CheckToolName(ref.Name) != nil {
+		fm.InvalidTools = append(fm.InvalidTools, ref)
 		return false
 	}
 	for _, t := range fm.AllowedTools {

@@ -107,6 +107,10 @@ type Frontmatter struct {
 	// AllowedEntries are the allowed-tools entries as written, in order,
 	// with their permission patterns: how each AllowedTools name was read.
 	AllowedEntries []AllowedTool
+	// InvalidTools are the allowed-tools names that graph.CheckToolName
+	// refuses, each time one is written: not in AllowedTools, and the
+	// invalid-tool-name rule's to report.
+	InvalidTools []Ref
 	// Unknown lists top-level keys that neither the Agent Skills
 	// specification nor a skill host defines.
 	Unknown []Ref

@@ -1,10 +1,16 @@
 package lint
 
-import "github.com/skillc/skillc/compiler"
+import (
+	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
+)
 
-// RuleInvalidToolName reports a tool name MCP would refuse. The
-// compiler reports (and drops) the ones a skill writes; graph.Check's
-// problem is for templates, placed at the tool when the skill names it.
+// RuleInvalidToolName reports a tool name MCP would refuse: in
+// allowed-tools (the names the compiler kept out of the registry), on a
+// step (the compiler still reports and drops those, as it reads a step's
+// annotations), and graph.Check's, for a template's step, placed at the
+// tool when the skill names it. An allowed-tools entry whose parentheses
+// do not balance is the compiler's syntax finding, forwarded.
 var RuleInvalidToolName = &Rule{
 	ID:       "invalid-tool-name",
 	Severity: compiler.SeverityError,
@@ -28,6 +34,13 @@ Good:
 
 func runInvalidToolName(p *Pass) {
 	forward("invalid-tool-name")(p)
+	if fm := p.Skill.Frontmatter; fm != nil {
+		for _, ref := range fm.InvalidTools {
+			if pr := graph.CheckToolName(ref.Name); pr != nil {
+				p.Report(compiler.Diagnostic{Summary: pr.Message, Range: ref.Range, Suggestion: pr.Suggestion})
+			}
+		}
+	}
 	for _, pr := range p.problems("invalid-tool-name") {
 		r := p.stepRange(pr.Index)
 		for _, t := range p.Skill.Steps[pr.Index].Tools {
