@@ -173,6 +173,10 @@ type Step struct {
 	IDRange Range
 	// ExplicitID is true when the ID came from {#id}.
 	ExplicitID bool
+	// RefusedID is an {#id} written on the step that graph.CheckID
+	// refuses, with its range; the step keeps its number, and the
+	// invalid-id or reserved-id rule reports it.
+	RefusedID *Ref
 
 	// Goal is plain text: inline markup removed, code span text kept,
 	// white space collapsed.
