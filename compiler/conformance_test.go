@@ -63,7 +63,7 @@ func formatDiags(ds compiler.Diagnostics) []byte {
 // rules: graph.Check's (duplicate IDs, empty goals, an {#id} refused),
 // the spec rules'
 // (the frontmatter's fields, a body without steps) and invalid-tool-name's
-// of allowed-tools. The compiler's
+// of the tools written. The compiler's
 // goldens were written when it reported them, so they keep pinning where
 // lint places them.
 var movedChecks = map[string]bool{
@@ -72,8 +72,8 @@ var movedChecks = map[string]bool{
 	"missing-name": true, "invalid-name": true, "name-mismatch": true,
 	"missing-description": true, "invalid-description": true,
 	"no-steps": true,
-	// invalid-tool-name's allowed-tools names; a step's and an entry
-	// whose parentheses do not balance are still the compiler's.
+	// invalid-tool-name's names; an allowed-tools entry whose
+	// parentheses do not balance is still the compiler's.
 	"invalid-tool-name": true,
 	// invalid-frontmatter's compatibility limit; its syntax findings are
 	// still the compiler's, and lint.Errors passes those on as they are.

@@ -201,6 +201,10 @@ type Step struct {
 
 	// Tools are the recommended tools in written order, without duplicates.
 	Tools []Ref
+	// InvalidTools are the tool names written on the step that
+	// graph.CheckToolName refuses, each time one is written: not in
+	// Tools, and the invalid-tool-name rule's to report.
+	InvalidTools []Ref
 
 	Success Edge
 	Failure Edge
