@@ -123,6 +123,36 @@ func TestMovedChecksAreErrors(t *testing.T) {
 	}
 }
 
+// syntaxForwarded are the rules, not of Source "compiler", that pass on
+// some of the compiler's findings as well as checking their own: YAML the
+// compiler cannot read, an allowed-tools entry whose parentheses do not
+// balance, an edge whose target it cannot resolve (see
+// lint/rule_unknown_target.go).
+var syntaxForwarded = map[string]bool{"invalid-frontmatter": true, "invalid-tool-name": true, "unknown-target": true}
+
+// TestCompilerReportsSyntaxOnly: on every conformance and frontmatter
+// input, in both readings, what the compiler reports is a syntax finding:
+// of a rule that forwards it, never of a check a rule owns.
+func TestCompilerReportsSyntaxOnly(t *testing.T) {
+	inputs := conformanceInputs(t)
+	fm, _ := filepath.Glob(filepath.Join(frontmatterDir, "*.md"))
+	for _, in := range append(inputs, fm...) {
+		src, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, strict := range []bool{false, true} {
+			_, diags := compiler.Compile(in, src, compiler.Options{Strict: strict})
+			for _, d := range diags {
+				r := lint.Lookup(d.Rule)
+				if r == nil || r.Source != "compiler" && !syntaxForwarded[d.Rule] {
+					t.Errorf("%s (strict %v): the compiler reports %s [%s], a check its rule owns", in, strict, d.Summary, d.Rule)
+				}
+			}
+		}
+	}
+}
+
 func templateJSON(t testing.TB, s *compiler.Skill) []byte {
 	t.Helper()
 	var b bytes.Buffer
