@@ -71,9 +71,10 @@ type compilation struct {
 	infer bool
 }
 
-// Compile reads one workflow skill. filename is used for positions and, for
-// a SKILL.md, to check the name against its folder. It always returns a
-// Skill (possibly with no steps) and the diagnostics found; it never panics.
+// Compile reads one workflow skill. filename is used for positions and for
+// the skill's name when the frontmatter gives none. It always returns a
+// Skill (possibly with no steps) and the diagnostics found, which are
+// syntax only: what the text means is for the lint rules. It never panics.
 func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 	c := &compilation{filename: filename, infer: !opts.Strict}
 	c.skill = &Skill{Filename: filename, Source: src}
