@@ -382,7 +382,7 @@ func (c *compilation) readTools(st *Step, bt *bulletText, from int) {
 		if graph.CheckToolName(ref.Name) != nil {
 			// Left out of the step, whose tools a plan recommends; the
 			// invalid-tool-name rule reports it.
-			st.InvalidTools = append(st.InvalidTools, ref)
+			c.skill.InvalidTools = append(c.skill.InvalidTools, ref)
 			continue
 		}
 		dup := false

@@ -602,7 +602,7 @@ func splitPermission(entry string) (tool, pattern string, ok bool) {
 // rule to report.
 func (c *compilation) addRegistryTool(fm *Frontmatter, ref Ref) bool {
 	if graph.CheckToolName(ref.Name) != nil {
-		fm.InvalidTools = append(fm.InvalidTools, ref)
+		c.skill.InvalidTools = append(c.skill.InvalidTools, ref)
 		return false
 	}
 	for _, t := range fm.AllowedTools {

@@ -61,6 +61,15 @@ type Skill struct {
 	Form  Form
 	Entry string // the first step's ID, or "" when there are no steps
 	Steps []*Step
+	// RefusedIDs are the {#id}s written that graph.CheckID refuses, with
+	// their ranges: each step keeps its number, and the invalid-id or
+	// reserved-id rule reports them. InvalidTools are the tool names
+	// written, in allowed-tools or on a step, that graph.CheckToolName
+	// refuses, each time one is written: left out of the registry and of
+	// the steps' tools, and the invalid-tool-name rule's to report. They
+	// are the skill's, not the steps', so a step costs no more for them.
+	RefusedIDs   []Ref
+	InvalidTools []Ref
 	// Unread is true when the body was not parsed, as the file is over
 	// the size limit or nests too deep (file-too-large): no steps were
 	// looked for, so none is missing.
@@ -107,10 +116,6 @@ type Frontmatter struct {
 	// AllowedEntries are the allowed-tools entries as written, in order,
 	// with their permission patterns: how each AllowedTools name was read.
 	AllowedEntries []AllowedTool
-	// InvalidTools are the allowed-tools names that graph.CheckToolName
-	// refuses, each time one is written: not in AllowedTools, and the
-	// invalid-tool-name rule's to report.
-	InvalidTools []Ref
 	// Unknown lists top-level keys that neither the Agent Skills
 	// specification nor a skill host defines.
 	Unknown []Ref
@@ -173,10 +178,6 @@ type Step struct {
 	IDRange Range
 	// ExplicitID is true when the ID came from {#id}.
 	ExplicitID bool
-	// RefusedID is an {#id} written on the step that graph.CheckID
-	// refuses, with its range; the step keeps its number, and the
-	// invalid-id or reserved-id rule reports it.
-	RefusedID *Ref
 
 	// Goal is plain text: inline markup removed, code span text kept,
 	// white space collapsed.
@@ -201,10 +202,6 @@ type Step struct {
 
 	// Tools are the recommended tools in written order, without duplicates.
 	Tools []Ref
-	// InvalidTools are the tool names written on the step that
-	// graph.CheckToolName refuses, each time one is written: not in
-	// Tools, and the invalid-tool-name rule's to report.
-	InvalidTools []Ref
 
 	Success Edge
 	Failure Edge

@@ -337,7 +337,7 @@ func (c *compilation) explicitID(b *stepBuild, start, end int) (int, int) {
 	if graph.CheckID(id) != nil {
 		// Not taken as written: the step keeps its number, and the
 		// lint rule of the problem reports the ID where it is written.
-		b.st.RefusedID = &Ref{Name: id, Range: idRange}
+		c.skill.RefusedIDs = append(c.skill.RefusedIDs, Ref{Name: id, Range: idRange})
 		return open, end
 	}
 	b.st.ID = id

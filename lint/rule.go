@@ -141,15 +141,13 @@ func graphRule(code string) func(p *Pass) {
 	}
 }
 
-// refusedIDs reports the {#id}s the compiler did not take (Step.RefusedID)
-// whose graph.CheckID problem is of code, where each is written.
+// refusedIDs reports the {#id}s the compiler did not take
+// (Skill.RefusedIDs) whose graph.CheckID problem is of code, where each
+// is written.
 func (p *Pass) refusedIDs(code string) {
-	for _, st := range p.Skill.Steps {
-		if st.RefusedID == nil {
-			continue
-		}
-		if pr := graph.CheckID(st.RefusedID.Name); pr != nil && pr.Code == code {
-			p.reportProblem(*pr, st.RefusedID.Range)
+	for _, id := range p.Skill.RefusedIDs {
+		if pr := graph.CheckID(id.Name); pr != nil && pr.Code == code {
+			p.reportProblem(*pr, id.Range)
 		}
 	}
 }

@@ -3,7 +3,7 @@ package lint
 import "github.com/skillc/skillc/compiler"
 
 // RuleInvalidId reports a step ID that is not valid: an {#id} the
-// compiler did not take (Step.RefusedID), and graph.Check's, for a template's step.
+// compiler did not take (Skill.RefusedIDs), and graph.Check's, for a template's step.
 var RuleInvalidId = &Rule{
 	ID:       "invalid-id",
 	Severity: compiler.SeverityError,

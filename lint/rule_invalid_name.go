@@ -44,7 +44,8 @@ var NameAnalysis = &Analysis{Name: "name", Run: analyzeName}
 
 // NameResult is what NameAnalysis computes.
 type NameResult struct {
-	Field compiler.Field
+	// Field is the frontmatter's name field.
+	Field *compiler.Field
 	// Name is the name as compared: under version 2 trimmed and NFKC
 	// normalised, as skills-ref compares it; under --strict as written.
 	Name string
@@ -58,7 +59,7 @@ func analyzeName(p *Pass) any {
 	if fm == nil || !fm.Name.Set || fm.Name.Invalid || fm.Name.Value == "" {
 		return (*NameResult)(nil)
 	}
-	res := &NameResult{Field: fm.Name, Name: fm.Name.Value}
+	res := &NameResult{Field: &fm.Name, Name: fm.Name.Value}
 	// FORMAT v1: a-z, 0-9 and -. Version 2 follows the reference
 	// validator, skills-ref: after trimming and NFKC normalisation,
 	// lowercase letters of any script, digits and -, so 技能 and мой-навык

@@ -5,12 +5,11 @@ import (
 	"github.com/skillc/skillc/graph"
 )
 
-// RuleInvalidToolName reports a tool name MCP would refuse: the names
-// the compiler kept out of allowed-tools and of the steps' tools
-// (Frontmatter.InvalidTools, Step.InvalidTools), and graph.Check's, for a
-// template's step, placed at the tool when the skill names it. An
-// allowed-tools entry whose parentheses do not balance is the compiler's
-// syntax finding, forwarded.
+// RuleInvalidToolName reports a tool name MCP would refuse: the names the
+// compiler kept out of allowed-tools and of the steps' tools
+// (Skill.InvalidTools), and graph.Check's, for a template's step, placed
+// at the tool when the skill names it. An allowed-tools entry whose
+// parentheses do not balance is the compiler's syntax finding, forwarded.
 var RuleInvalidToolName = &Rule{
 	ID:       "invalid-tool-name",
 	Severity: compiler.SeverityError,
@@ -34,18 +33,10 @@ Good:
 
 func runInvalidToolName(p *Pass) {
 	forward("invalid-tool-name")(p)
-	refused := func(refs []compiler.Ref) {
-		for _, ref := range refs {
-			if pr := graph.CheckToolName(ref.Name); pr != nil {
-				p.Report(compiler.Diagnostic{Summary: pr.Message, Range: ref.Range, Suggestion: pr.Suggestion})
-			}
+	for _, ref := range p.Skill.InvalidTools {
+		if pr := graph.CheckToolName(ref.Name); pr != nil {
+			p.Report(compiler.Diagnostic{Summary: pr.Message, Range: ref.Range, Suggestion: pr.Suggestion})
 		}
-	}
-	if fm := p.Skill.Frontmatter; fm != nil {
-		refused(fm.InvalidTools)
-	}
-	for _, st := range p.Skill.Steps {
-		refused(st.InvalidTools)
 	}
 	for _, pr := range p.problems("invalid-tool-name") {
 		r := p.stepRange(pr.Index)

@@ -3,7 +3,7 @@ package lint
 import "github.com/skillc/skillc/compiler"
 
 // RuleReservedId reports a step ID that is a terminal's: an {#id} the
-// compiler did not take (Step.RefusedID), and graph.Check's, for a template's step.
+// compiler did not take (Skill.RefusedIDs), and graph.Check's, for a template's step.
 var RuleReservedId = &Rule{
 	ID:       "reserved-id",
 	Severity: compiler.SeverityError,
