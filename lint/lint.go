@@ -156,10 +156,11 @@ func Check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) comp
 // compiler's errors (compiled, as Compile returned them: what it could not
 // read), the errors of the spec rules (a frontmatter that breaks the Agent
 // Skills specification) and of the graph rules (graph.Check's problems,
-// placed in the source), at their default severity and the runtime's
-// limits, whatever a lint config later makes of them. `skillc compile`, `skillc plan make --skill` and the
-// server's make_plan all refuse on these, so what they refuse lint reports
-// as an error. The result is sorted.
+// placed in the source, and the IDs and tool names the compiler refused),
+// at their default severity and the runtime's limits, whatever a lint
+// config later makes of them. `skillc compile`, `skillc plan make --skill`
+// and the server's make_plan all refuse on these, so what they refuse lint
+// reports as an error. The result is sorted.
 func Errors(sk *compiler.Skill, compiled compiler.Diagnostics) compiler.Diagnostics {
 	var out compiler.Diagnostics
 	for _, d := range compiled {

@@ -28,12 +28,15 @@ type Rule struct {
 	//     Run is forward(ID), listed so the findings carry docs and can be
 	//     re-severitied or disabled like any other.
 	//   - "spec": the rule checks what the compiler read (the frontmatter's
-	//     fields, with their ranges) against the Agent Skills
-	//     specification and FORMAT.md; its errors make a skill no valid
-	//     template, so Errors runs it. It may also forward the compiler's
-	//     syntax findings of its ID (invalid-frontmatter's YAML errors).
+	//     fields, with their ranges; the steps found) against the Agent
+	//     Skills specification and FORMAT.md; its errors make a skill no
+	//     valid template, so Errors runs it. It may also forward the
+	//     compiler's syntax findings of its ID (invalid-frontmatter's YAML
+	//     errors).
 	//   - "graph": the rule reads graph.Check's problems (GraphAnalysis)
-	//     and places them in the source; Errors runs it too.
+	//     and places them in the source, and reports the IDs and tool
+	//     names the compiler refused by graph's rules (Skill.RefusedIDs,
+	//     Skill.InvalidTools); Errors runs it too.
 	//   - "lint": a style check of the rule's own; "driver": reported by
 	//     the lint driver itself (no Run).
 	Source string
