@@ -379,7 +379,10 @@ func (c *compilation) readTools(st *Step, bt *bulletText, from int) {
 			continue
 		}
 		ref := Ref{Name: s[ts:te], Range: c.btRange(bt, ts, te)}
-		if !c.checkToolName(ref) {
+		if graph.CheckToolName(ref.Name) != nil {
+			// Left out of the step, whose tools a plan recommends; the
+			// invalid-tool-name rule reports it.
+			c.skill.InvalidTools = append(c.skill.InvalidTools, ref)
 			continue
 		}
 		dup := false
@@ -393,17 +396,6 @@ func (c *compilation) readTools(st *Step, bt *bulletText, from int) {
 			st.Tools = append(st.Tools, ref)
 		}
 	}
-}
-
-// checkToolName reports a tool name that graph.CheckToolName refuses; the
-// compiler leaves such a tool out of the step.
-func (c *compilation) checkToolName(ref Ref) bool {
-	p := graph.CheckToolName(ref.Name)
-	if p == nil {
-		return true
-	}
-	c.report(Diagnostic{Severity: SeverityError, Rule: p.Code, Summary: p.Message, Range: ref.Range, Suggestion: p.Suggestion})
-	return false
 }
 
 // targetSyntax is a parsed edge value: `[lead phrase] target [note]`.

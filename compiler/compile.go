@@ -66,19 +66,17 @@ type compilation struct {
 	// suggestions counts did-you-mean searches, which are capped so a file
 	// full of bad targets cannot make compiling quadratic.
 	suggestions int
-	// badField marks frontmatter fields already reported for their type,
-	// so they are not reported again as missing.
-	badField map[string]bool
 	// infer turns on FORMAT version 2's readings (section 6): off under
 	// Options.Strict, so that v1 inputs read exactly as v1 says.
 	infer bool
 }
 
-// Compile reads one workflow skill. filename is used for positions and, for
-// a SKILL.md, to check the name against its folder. It always returns a
-// Skill (possibly with no steps) and the diagnostics found; it never panics.
+// Compile reads one workflow skill. filename is used for positions and for
+// the skill's name when the frontmatter gives none. It always returns a
+// Skill (possibly with no steps) and the diagnostics found, which are
+// syntax only: what the text means is for the lint rules. It never panics.
 func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
-	c := &compilation{filename: filename, badField: map[string]bool{}, infer: !opts.Strict}
+	c := &compilation{filename: filename, infer: !opts.Strict}
 	c.skill = &Skill{Filename: filename, Source: src}
 	base := 0
 	if bytes.HasPrefix(src, utf8BOM) {
@@ -94,6 +92,7 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 		// Checked before anything looks at the bytes, so the cost of a
 		// refusal does not grow with the file.
 		c.skill.Source = nil
+		c.skill.Unread = true
 		c.skill.Name = nameFromPath(filename)
 		c.skill.Title = c.skill.Name
 		c.report(Diagnostic{
@@ -121,15 +120,9 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 		c.findSteps(doc)
 	}
 	c.inferProseEdges(opts)
-	if doc != nil && len(c.skill.Steps) == 0 {
-		c.report(Diagnostic{
-			Severity: SeverityWarning,
-			Rule:     "no-steps",
-			Summary:  "no steps found: the skill has no numbered list or \"Step N:\" headings",
-			Detail:   "a workflow skill lists its steps as a numbered list (after a \"Steps\" heading, or the first one in the file) or as headings like \"## Step 1: Find the transfer\"",
-			Range:    c.idx.rng(0, 0),
-		})
-	}
+	// A body read without steps is the no-steps rule's finding: the text
+	// reads fine, it is only not a workflow.
+	c.skill.Unread = doc == nil
 	c.diags.Sort()
 	return c.skill, c.diags
 }
@@ -271,8 +264,8 @@ func isThematicBreak(line []byte) bool {
 	return count >= 3
 }
 
-// identify sets the skill's name, title and description, and checks the name
-// against the folder of a SKILL.md.
+// identify sets the skill's name, title and description: the frontmatter's
+// name, else the one of its path (nameFromPath).
 func (c *compilation) identify(doc ast.Node) {
 	s := c.skill
 	fm := s.Frontmatter
@@ -324,6 +317,15 @@ func folderName(path string) string {
 		return ""
 	}
 	return base
+}
+
+// SkillFolder is the folder name a SKILL.md's frontmatter name must
+// equal, or "" when path is no SKILL.md or its folder cannot be told.
+func SkillFolder(path string) string {
+	if !isSkillFile(path) {
+		return ""
+	}
+	return folderName(path)
 }
 
 // nameFromPath is the name of a skill without frontmatter: the folder of a

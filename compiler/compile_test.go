@@ -209,7 +209,7 @@ func TestBadInput(t *testing.T) {
 				t.Fatal("nil skill")
 			}
 			checkRanges(t, tt.src, diags)
-			d := hasRule(diags, tt.rule)
+			d := hasRule(withMovedChecks(s, diags), tt.rule) // no-steps is the lint rule's
 			if d == nil {
 				t.Fatalf("no %s diagnostic in %v", tt.rule, diags)
 			}

@@ -59,18 +59,98 @@ func formatDiags(ds compiler.Diagnostics) []byte {
 	return b.Bytes()
 }
 
-// withMovedChecks adds to the compiler's diagnostics the errors of the
-// checks graph.Check took over from it (duplicate IDs, empty goals), as
-// lint places them: these goldens keep pinning where they point.
+// movedChecks are the checks that left the compiler for their lint
+// rules: graph.Check's (duplicate IDs, empty goals, an {#id} refused),
+// the spec rules'
+// (the frontmatter's fields, a body without steps) and invalid-tool-name's
+// of the tools written. The compiler's
+// goldens were written when it reported them, so they keep pinning where
+// lint places them.
+var movedChecks = map[string]bool{
+	"duplicate-id": true, "empty-goal": true,
+	"invalid-id": true, "reserved-id": true, // an {#id} not taken
+	"missing-name": true, "invalid-name": true, "name-mismatch": true,
+	"missing-description": true, "invalid-description": true,
+	"no-steps": true,
+	// invalid-tool-name's names; an allowed-tools entry whose
+	// parentheses do not balance is still the compiler's.
+	"invalid-tool-name": true,
+	// invalid-frontmatter's compatibility limit; its syntax findings are
+	// still the compiler's, and lint.Errors passes those on as they are.
+	"invalid-frontmatter": true,
+}
+
+// withMovedChecks adds to the compiler's diagnostics the findings of the
+// moved checks, as lint reports them by default (no-steps is a warning,
+// so lint.Errors alone would not have it; the errors are those of
+// lint.Errors, which TestMovedChecksAreErrors holds to).
 func withMovedChecks(s *compiler.Skill, diags compiler.Diagnostics) compiler.Diagnostics {
 	out := append(compiler.Diagnostics(nil), diags...)
-	for _, d := range lint.Errors(s, diags) {
-		if d.Rule == "duplicate-id" || d.Rule == "empty-goal" {
+	compiled := make(map[compiler.Diagnostic]bool, len(diags))
+	for _, d := range diags {
+		compiled[d] = true
+	}
+	for _, d := range lint.Check(s, diags, lint.Options{}) {
+		if movedChecks[d.Rule] && !compiled[d] {
 			out = append(out, d)
 		}
 	}
 	out.Sort()
 	return out
+}
+
+// TestMovedChecksAreErrors: each error of a moved check makes the skill
+// no valid template, as it did when the compiler reported it, so
+// lint.Errors (what compile, plan make and make_plan refuse on) has it.
+func TestMovedChecksAreErrors(t *testing.T) {
+	for _, in := range conformanceInputs(t) {
+		src, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, strict := range []bool{false, true} {
+			s, diags := compiler.Compile(in, src, compiler.Options{Strict: strict})
+			invalid := map[compiler.Diagnostic]bool{}
+			for _, d := range lint.Errors(s, diags) {
+				invalid[d] = true
+			}
+			for _, d := range lint.Check(s, diags, lint.Options{}) {
+				if movedChecks[d.Rule] && d.Severity == compiler.SeverityError && !invalid[d] {
+					t.Errorf("%s (strict %v): %s [%s] is not in lint.Errors", in, strict, d.Summary, d.Rule)
+				}
+			}
+		}
+	}
+}
+
+// syntaxForwarded are the rules, not of Source "compiler", that pass on
+// some of the compiler's findings as well as checking their own: YAML the
+// compiler cannot read, an allowed-tools entry whose parentheses do not
+// balance, an edge whose target it cannot resolve (see
+// lint/rule_unknown_target.go).
+var syntaxForwarded = map[string]bool{"invalid-frontmatter": true, "invalid-tool-name": true, "unknown-target": true}
+
+// TestCompilerReportsSyntaxOnly: on every conformance and frontmatter
+// input, in both readings, what the compiler reports is a syntax finding:
+// of a rule that forwards it, never of a check a rule owns.
+func TestCompilerReportsSyntaxOnly(t *testing.T) {
+	inputs := conformanceInputs(t)
+	fm, _ := filepath.Glob(filepath.Join(frontmatterDir, "*.md"))
+	for _, in := range append(inputs, fm...) {
+		src, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, strict := range []bool{false, true} {
+			_, diags := compiler.Compile(in, src, compiler.Options{Strict: strict})
+			for _, d := range diags {
+				r := lint.Lookup(d.Rule)
+				if r == nil || r.Source != "compiler" && !syntaxForwarded[d.Rule] {
+					t.Errorf("%s (strict %v): the compiler reports %s [%s], a check its rule owns", in, strict, d.Summary, d.Rule)
+				}
+			}
+		}
+	}
 }
 
 func templateJSON(t testing.TB, s *compiler.Skill) []byte {

@@ -7,21 +7,15 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
 	"gopkg.in/yaml.v3"
+
+	"github.com/skillc/skillc/graph"
 )
 
-// Limits of the Agent Skills specification.
-const (
-	maxNameLen          = 64
-	maxDescriptionLen   = 1024
-	maxCompatibilityLen = 500
-	// maxYAMLNodes bounds the frontmatter's size with aliases expanded,
-	// which keeps an alias bomb ("billion laughs") from costing anything.
-	maxYAMLNodes = 10000
-)
+// maxYAMLNodes bounds the frontmatter's size with aliases expanded, which
+// keeps an alias bomb ("billion laughs") from costing anything.
+const maxYAMLNodes = 10000
 
 // parseFrontmatter reads the YAML block at the top of the file into
 // skill.Frontmatter and returns the offset where the markdown body begins.
@@ -70,6 +64,7 @@ func (c *compilation) parseFrontmatter() int {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src[yamlStart:closeStart], &doc); err != nil {
 		c.reportYAMLError(err)
+		fm.Malformed = true
 		return bodyStart
 	}
 	root := &doc
@@ -91,6 +86,7 @@ func (c *compilation) parseFrontmatter() int {
 				Detail:   "YAML anchors and aliases here expand without bound; write the values out",
 				Range:    c.nodeRange(first),
 			})
+			fm.Malformed = true
 			return bodyStart
 		}
 		if root.Kind != yaml.MappingNode {
@@ -101,6 +97,7 @@ func (c *compilation) parseFrontmatter() int {
 				Detail:   "write fields as \"key: value\" lines, such as name: my-skill",
 				Range:    c.nodeRange(root),
 			})
+			fm.Malformed = true
 			return bodyStart
 		}
 		c.readFields(fm, root)
@@ -110,9 +107,10 @@ func (c *compilation) parseFrontmatter() int {
 		// required fields are not expected. The lint rule
 		// document-frontmatter says that skill hosts cannot load it.
 		fm.Unknown, fm.HostKeys = nil, nil
-		return bodyStart
 	}
-	c.checkFields(fm)
+	// What the fields say (a name too long, no description) is for the
+	// lint rules, which read the fields recorded here with their ranges;
+	// the compiler reports only what it could not read.
 	return bodyStart
 }
 
@@ -355,7 +353,7 @@ func (c *compilation) readFields(fm *Frontmatter, m *yaml.Node) {
 func (c *compilation) scalarField(key string, keyRange Range, written, v *yaml.Node) Field {
 	f := Field{Set: true, KeyRange: keyRange, Range: c.nodeRange(written)}
 	if v.Kind != yaml.ScalarNode {
-		c.badField[key] = true
+		f.Invalid = true
 		c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-frontmatter",
 			Summary: fmt.Sprintf("%q must be a string, not a %s", key, kindName(v)),
 			Range:   f.Range})
@@ -599,9 +597,12 @@ func splitPermission(entry string) (tool, pattern string, ok bool) {
 }
 
 // addRegistryTool adds a tool to the registry once, and reports whether
-// its name is valid.
+// its name is valid. An invalid one is kept out of the registry, which
+// holds what a plan may recommend, and recorded for the invalid-tool-name
+// rule to report.
 func (c *compilation) addRegistryTool(fm *Frontmatter, ref Ref) bool {
-	if !c.checkToolName(ref) {
+	if graph.CheckToolName(ref.Name) != nil {
+		c.skill.InvalidTools = append(c.skill.InvalidTools, ref)
 		return false
 	}
 	for _, t := range fm.AllowedTools {
@@ -611,148 +612,4 @@ func (c *compilation) addRegistryTool(fm *Frontmatter, ref Ref) bool {
 	}
 	fm.AllowedTools = append(fm.AllowedTools, ref)
 	return true
-}
-
-// checkFields applies the Agent Skills rules for name, description and
-// compatibility.
-func (c *compilation) checkFields(fm *Frontmatter) {
-	opening := c.idx.rng(0, 3)
-	switch {
-	case c.badField["name"]:
-	case !fm.Name.Set:
-		c.report(Diagnostic{Severity: SeverityError, Rule: "missing-name",
-			Summary:    "frontmatter has no \"name\"",
-			Detail:     "every skill needs a name: 1-64 characters of a-z, 0-9 and -",
-			Range:      opening,
-			Suggestion: suggestName(nameFromPath(c.filename), ""),
-		})
-	case fm.Name.Value == "":
-		c.report(Diagnostic{Severity: SeverityError, Rule: "missing-name",
-			Summary: "\"name\" is empty", Range: fm.Name.Range,
-			Suggestion: suggestName(nameFromPath(c.filename), "")})
-	default:
-		c.checkName(fm.Name)
-	}
-	switch {
-	case c.badField["description"]:
-	case !fm.Description.Set:
-		c.report(Diagnostic{Severity: SeverityError, Rule: "missing-description",
-			Summary: "frontmatter has no \"description\"",
-			Detail:  "say what the skill does and when to use it, in at most 1024 characters",
-			Range:   opening})
-	case fm.Description.Value == "":
-		c.report(Diagnostic{Severity: SeverityError, Rule: "missing-description",
-			Summary: "\"description\" is empty",
-			Detail:  "say what the skill does and when to use it, in at most 1024 characters",
-			Range:   fm.Description.Range})
-	default:
-		if n := utf8.RuneCountInString(fm.Description.Value); n > maxDescriptionLen {
-			c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-description",
-				Summary: fmt.Sprintf("\"description\" is %d characters; the limit is %d", n, maxDescriptionLen),
-				Range:   fm.Description.Range})
-		}
-	}
-	if n := utf8.RuneCountInString(fm.Compatibility.Value); n > maxCompatibilityLen {
-		c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-frontmatter",
-			Summary: fmt.Sprintf("\"compatibility\" is %d characters; the limit is %d", n, maxCompatibilityLen),
-			Range:   fm.Compatibility.Range})
-	}
-}
-
-// checkName applies the name rule. FORMAT v1: a-z, 0-9 and -. Version 2
-// follows the reference validator, skills-ref: after trimming and NFKC
-// normalisation, lowercase letters of any script, digits and -, so 技能 and
-// мой-навык are names, and an NFKC-equal folder name matches.
-func (c *compilation) checkName(f Field) {
-	name := f.Value
-	folder := ""
-	if isSkillFile(c.filename) {
-		folder = folderName(c.filename)
-	}
-	if c.infer {
-		name = norm.NFKC.String(strings.TrimSpace(name))
-		folder = norm.NFKC.String(folder)
-	}
-	var problem, suggestion string
-	n := utf8.RuneCountInString(name)
-	switch {
-	case n > maxNameLen:
-		problem = fmt.Sprintf("is %d characters; the limit is %d", n, maxNameLen)
-	case strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-"):
-		problem = "starts or ends with \"-\""
-	case strings.Contains(name, "--"):
-		problem = "contains \"--\""
-	default:
-		// ASCII is judged as v1 judges it in both versions, with v1's
-		// words: the rules agree there. Version 2 adds the other scripts.
-		for _, r := range name {
-			switch {
-			case r < utf8.RuneSelf || !c.infer:
-				if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
-					problem = fmt.Sprintf("contains %q; use only a-z, 0-9 and -", r)
-				}
-			case unicode.ToLower(r) != r:
-				problem = fmt.Sprintf("contains the uppercase %q; names are lowercase", r)
-				if lower := strings.ToLower(name); validName(lower) {
-					suggestion = lower
-				}
-			case !nameRune(r):
-				problem = fmt.Sprintf("contains %q; use only lowercase letters (of any script), digits and -", r)
-			}
-			if problem != "" {
-				break
-			}
-		}
-	}
-	if problem != "" {
-		if suggestion == "" {
-			suggestion = suggestName(name, "")
-		}
-		c.report(Diagnostic{Severity: SeverityError, Rule: "invalid-name",
-			Summary:    fmt.Sprintf("name %q %s", f.Value, problem),
-			Range:      f.Range,
-			Suggestion: suggestion,
-		})
-		return
-	}
-	if folder != "" && folder != name {
-		c.report(Diagnostic{Severity: SeverityError, Rule: "name-mismatch",
-			Summary:    fmt.Sprintf("name %q does not match its folder %q", f.Value, folderName(c.filename)),
-			Detail:     "a SKILL.md is found by its folder's name; rename the folder or change the name",
-			Range:      f.Range,
-			Suggestion: suggestName(folder, name),
-		})
-	}
-}
-
-// nameRune is skills-ref's character rule, Python's str.isalnum or "-":
-// a letter or a number of any script.
-func nameRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || r == '-'
-}
-
-// validName reports whether an NFKC-normalised name passes version 2's
-// rule.
-func validName(name string) bool {
-	n := utf8.RuneCountInString(name)
-	if n == 0 || n > maxNameLen || strings.ToLower(name) != name ||
-		strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") || strings.Contains(name, "--") {
-		return false
-	}
-	for _, r := range name {
-		if !nameRune(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// suggestName turns s into a valid skill name, or returns "" when that
-// gives nothing or gives back avoid.
-func suggestName(s, avoid string) string {
-	out := slug(strings.ToLower(s), func(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }, maxNameLen)
-	if out == avoid {
-		return ""
-	}
-	return out
 }

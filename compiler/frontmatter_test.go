@@ -40,13 +40,13 @@ func TestFrontmatterV2(t *testing.T) {
 			}
 			base := strings.TrimSuffix(in, ".md")
 			s, diags := compiler.Compile(in, src, compiler.Options{})
-			golden.Check(t, base+".diag", formatDiags(diags))
+			golden.Check(t, base+".diag", formatDiags(withMovedChecks(s, diags)))
 			golden.Check(t, base+".fm", dumpFrontmatter(s))
 			if s.Frontmatter != nil && s.Frontmatter.Strict {
 				t.Error("Frontmatter.Strict set without Options.Strict")
 			}
 			strict, sdiags := compiler.Compile(in, src, compiler.Options{Strict: true})
-			golden.Check(t, base+".strict.diag", formatDiags(sdiags))
+			golden.Check(t, base+".strict.diag", formatDiags(withMovedChecks(strict, sdiags)))
 			if fm := strict.Frontmatter; fm != nil && (!fm.Strict || fm.Document || len(fm.HostKeys) > 0 || len(fm.AllowedEntries) > 0) {
 				t.Errorf("under Strict: %+v", fm)
 			}

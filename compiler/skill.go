@@ -64,6 +64,19 @@ type Skill struct {
 	Form  Form
 	Entry string // the first step's ID, or "" when there are no steps
 	Steps []*Step
+	// RefusedIDs are the {#id}s written that graph.CheckID refuses, with
+	// their ranges: each step keeps its number, and the invalid-id or
+	// reserved-id rule reports them. InvalidTools are the tool names
+	// written, in allowed-tools or on a step, that graph.CheckToolName
+	// refuses, each time one is written: left out of the registry and of
+	// the steps' tools, and the invalid-tool-name rule's to report. They
+	// are the skill's, not the steps', so a step costs no more for them.
+	RefusedIDs   []Ref
+	InvalidTools []Ref
+	// Unread is true when the body was not parsed, as the file is over
+	// the size limit or nests too deep (file-too-large): no steps were
+	// looked for, so none is missing.
+	Unread bool
 
 	// byID indexes Steps by ID (the first step of an ID), set by Compile
 	// so Step is not a scan per call. Skills built by hand go without.
@@ -130,6 +143,10 @@ type Frontmatter struct {
 	// Strict is true when the frontmatter was read by FORMAT v1's rules
 	// only (Options.Strict).
 	Strict bool
+	// Malformed is true when the YAML could not be read as a mapping of
+	// fields (the compiler reported invalid-frontmatter): no field is
+	// known, so the lint rules check none.
+	Malformed bool
 }
 
 // AllowedTool is one allowed-tools entry: a tool, and the permission
@@ -143,8 +160,12 @@ type AllowedTool struct {
 
 // Field is a scalar frontmatter value and where it was written.
 type Field struct {
-	Value    string
-	Set      bool
+	Value string
+	Set   bool
+	// Invalid is true when the value is not a string (the compiler
+	// reported invalid-frontmatter): it is written, so it is not missing,
+	// but it has no text to check.
+	Invalid  bool
 	Range    Range // the value's range; the key's when the value is empty
 	KeyRange Range
 }

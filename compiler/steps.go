@@ -334,23 +334,16 @@ func (c *compilation) explicitID(b *stepBuild, start, end int) (int, int) {
 	if id == "" {
 		idRange = c.idx.rng(open, end)
 	}
-	if c.checkID(id, idRange) {
-		b.st.ID = id
-		b.st.ExplicitID = true
-		b.st.IDRange = idRange
+	if graph.CheckID(id) != nil {
+		// Not taken as written: the step keeps its number, and the
+		// lint rule of the problem reports the ID where it is written.
+		c.skill.RefusedIDs = append(c.skill.RefusedIDs, Ref{Name: id, Range: idRange})
+		return open, end
 	}
+	b.st.ID = id
+	b.st.ExplicitID = true
+	b.st.IDRange = idRange
 	return open, end
-}
-
-// checkID reports an ID the compiler does not take as written: one that
-// graph.CheckID refuses. The step then keeps its number.
-func (c *compilation) checkID(id string, r Range) bool {
-	p := graph.CheckID(id)
-	if p == nil {
-		return true
-	}
-	c.report(Diagnostic{Severity: SeverityError, Rule: p.Code, Summary: p.Message, Detail: p.Detail, Range: r, Suggestion: p.Suggestion})
-	return false
 }
 
 // finish numbers the steps, reads annotations, resolves edges and renders

@@ -153,12 +153,14 @@ func Check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) comp
 }
 
 // Errors returns what makes a compiled skill no valid plan template: the
-// compiler's errors (compiled, as Compile returned them) and the errors of
-// the graph rules (graph.Check's problems, placed in the source) at their
-// default severity and the runtime's limits, whatever a lint config later
-// makes of them. `skillc compile`, `skillc plan make --skill` and the
-// server's make_plan all refuse on these, so what they refuse lint reports
-// as an error. The result is sorted.
+// compiler's errors (compiled, as Compile returned them: what it could not
+// read), the errors of the spec rules (a frontmatter that breaks the Agent
+// Skills specification) and of the graph rules (graph.Check's problems,
+// placed in the source, and the IDs and tool names the compiler refused),
+// at their default severity and the runtime's limits, whatever a lint
+// config later makes of them. `skillc compile`, `skillc plan make --skill`
+// and the server's make_plan all refuse on these, so what they refuse lint
+// reports as an error. The result is sorted.
 func Errors(sk *compiler.Skill, compiled compiler.Diagnostics) compiler.Diagnostics {
 	var out compiler.Diagnostics
 	for _, d := range compiled {
@@ -170,11 +172,11 @@ func Errors(sk *compiler.Skill, compiled compiler.Diagnostics) compiler.Diagnost
 		return out
 	}
 	var found compiler.Diagnostics
-	// No upstream: the compiler's errors are in out already, and a graph
-	// rule that also forwards some must not add them twice.
+	// No upstream: the compiler's errors are in out already, and a rule
+	// that also forwards some must not add them twice.
 	pass := &Pass{Skill: sk, Config: DefaultConfig(), out: &found}
 	for _, r := range Rules {
-		if r.Source != "graph" {
+		if r.Source != "graph" && r.Source != "spec" {
 			continue
 		}
 		pass.rule = r

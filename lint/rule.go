@@ -21,11 +21,24 @@ type Rule struct {
 	// Doc is the longer explanation with a bad and a good example, printed
 	// by `skillc explain`.
 	Doc string
-	// Source says where the finding comes from: "compiler" (a rule that
-	// forwards the compiler's syntax diagnostics, listed so they carry docs
-	// and can be re-severitied or disabled like any other), "graph" (a rule
-	// that reads graph.Check's problems and places them in the source),
-	// "lint" or "driver".
+	// Source says where the finding comes from:
+	//   - "compiler": the compiler's syntax findings, what it must report
+	//     because it cannot read the text as written (not UTF-8, too large,
+	//     nested too deep, two success edges). The rule owns no check: its
+	//     Run is forward(ID), listed so the findings carry docs and can be
+	//     re-severitied or disabled like any other.
+	//   - "spec": the rule checks what the compiler read (the frontmatter's
+	//     fields, with their ranges; the steps found) against the Agent
+	//     Skills specification and FORMAT.md; its errors make a skill no
+	//     valid template, so Errors runs it. It may also forward the
+	//     compiler's syntax findings of its ID (invalid-frontmatter's YAML
+	//     errors).
+	//   - "graph": the rule reads graph.Check's problems (GraphAnalysis)
+	//     and places them in the source, and reports the IDs and tool
+	//     names the compiler refused by graph's rules (Skill.RefusedIDs,
+	//     Skill.InvalidTools); Errors runs it too.
+	//   - "lint": a style check of the rule's own; "driver": reported by
+	//     the lint driver itself (no Run).
 	Source string
 	// Requires are the shared results the rule reads through
 	// Pass.ResultOf, as go/analysis's Analyzer.Requires: each is computed
@@ -131,6 +144,17 @@ func graphRule(code string) func(p *Pass) {
 	}
 }
 
+// refusedIDs reports the {#id}s the compiler did not take
+// (Skill.RefusedIDs) whose graph.CheckID problem is of code, where each
+// is written.
+func (p *Pass) refusedIDs(code string) {
+	for _, id := range p.Skill.RefusedIDs {
+		if pr := graph.CheckID(id.Name); pr != nil && pr.Code == code {
+			p.reportProblem(*pr, id.Range)
+		}
+	}
+}
+
 // Pass is what a rule sees of one skill, and where it reports.
 type Pass struct {
 	Skill  *compiler.Skill
@@ -173,8 +197,10 @@ func (p *Pass) Lines() *compiler.Lines {
 	return p.lines
 }
 
-// forward returns the Run func of a rule whose findings come from the
-// compiler's syntax checks.
+// forward returns the Run func of a rule whose findings are the
+// compiler's syntax findings of id: what the compiler reports because it
+// cannot read the text as written. A check of what the text means belongs
+// in its rule, never here.
 func forward(id string) func(p *Pass) {
 	return func(p *Pass) {
 		for _, d := range p.Upstream {

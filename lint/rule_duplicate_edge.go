@@ -2,8 +2,10 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleDuplicateEdge forwards the compiler's duplicate-edge diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleDuplicateEdge passes on the compiler's duplicate-edge findings.
+// Syntax: a step has one success and one failure edge, and with two
+// written the compiler cannot tell which the author meant; it keeps the
+// first and says so while it reads the step.
 var RuleDuplicateEdge = &Rule{
 	ID:       "duplicate-edge",
 	Severity: compiler.SeverityError,

@@ -2,8 +2,10 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleFileTooLarge forwards the compiler's file-too-large diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleFileTooLarge passes on the compiler's file-too-large findings.
+// Syntax: a file over the size limit, or nested too deep to parse at a
+// bounded cost, is not read at all, so there is no text to check
+// (Skill.Unread).
 var RuleFileTooLarge = &Rule{
 	ID:       "file-too-large",
 	Severity: compiler.SeverityError,

@@ -2,8 +2,8 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleInvalidEncoding forwards the compiler's invalid-encoding diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleInvalidEncoding passes on the compiler's invalid-encoding findings.
+// Syntax: bytes that are not UTF-8, or NUL, cannot be read as text.
 var RuleInvalidEncoding = &Rule{
 	ID:       "invalid-encoding",
 	Severity: compiler.SeverityError,

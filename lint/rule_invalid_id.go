@@ -2,8 +2,8 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleInvalidId reports a step ID that is not valid: the compiler's,
-// for an {#id} it does not take, and graph.Check's, for a template's step.
+// RuleInvalidId reports a step ID that is not valid: an {#id} the
+// compiler did not take (Skill.RefusedIDs), and graph.Check's, for a template's step.
 var RuleInvalidId = &Rule{
 	ID:       "invalid-id",
 	Severity: compiler.SeverityError,
@@ -22,6 +22,6 @@ Good:
 }
 
 func runInvalidID(p *Pass) {
-	forward("invalid-id")(p)
+	p.refusedIDs("invalid-id")
 	graphRule("invalid-id")(p)
 }

@@ -1,10 +1,15 @@
 package lint
 
-import "github.com/skillc/skillc/compiler"
+import (
+	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
+)
 
-// RuleInvalidToolName reports a tool name MCP would refuse. The
-// compiler reports (and drops) the ones a skill writes; graph.Check's
-// problem is for templates, placed at the tool when the skill names it.
+// RuleInvalidToolName reports a tool name MCP would refuse: the names the
+// compiler kept out of allowed-tools and of the steps' tools
+// (Skill.InvalidTools), and graph.Check's, for a template's step, placed
+// at the tool when the skill names it. An allowed-tools entry whose
+// parentheses do not balance is the compiler's syntax finding, forwarded.
 var RuleInvalidToolName = &Rule{
 	ID:       "invalid-tool-name",
 	Severity: compiler.SeverityError,
@@ -28,6 +33,11 @@ Good:
 
 func runInvalidToolName(p *Pass) {
 	forward("invalid-tool-name")(p)
+	for _, ref := range p.Skill.InvalidTools {
+		if pr := graph.CheckToolName(ref.Name); pr != nil {
+			p.Report(compiler.Diagnostic{Summary: pr.Message, Range: ref.Range, Suggestion: pr.Suggestion})
+		}
+	}
 	for _, pr := range p.problems("invalid-tool-name") {
 		r := p.stepRange(pr.Index)
 		for _, t := range p.Skill.Steps[pr.Index].Tools {

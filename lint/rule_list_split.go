@@ -2,8 +2,10 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleListSplit forwards the compiler's list-split warnings: a numbered
+// RuleListSplit passes on the compiler's list-split warnings: a numbered
 // list that markdown ends early but a reader reads as one procedure.
+// Syntax: where markdown's list ends, and that the compiler joins the
+// parts again, is how it reads the text.
 var RuleListSplit = &Rule{
 	ID:       "list-split",
 	Severity: compiler.SeverityWarning,

@@ -65,10 +65,8 @@ func runMissingWhenToUse(p *Pass) {
 	if len(bytes.TrimSpace(s.Source)) == 0 {
 		return // an empty file is no-steps' finding
 	}
-	for _, d := range p.Upstream {
-		if d.Rule == RuleInvalidFrontmatter.ID {
-			return // the description could not be read
-		}
+	if fm := s.Frontmatter; fm != nil && (fm.Malformed || fm.Description.Invalid) {
+		return // the description could not be read
 	}
 	src := s.Source
 	for _, sp := range proseSpans(src, bodyStart(p), len(src)) {

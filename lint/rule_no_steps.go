@@ -1,13 +1,16 @@
 package lint
 
-import "github.com/skillc/skillc/compiler"
+import (
+	"bytes"
 
-// RuleNoSteps forwards the compiler's no-steps diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+	"github.com/skillc/skillc/compiler"
+)
+
+// RuleNoSteps reports a skill whose body was read and holds no steps.
 var RuleNoSteps = &Rule{
 	ID:       "no-steps",
 	Severity: compiler.SeverityWarning,
-	Source:   "compiler",
+	Source:   "spec",
 	Summary:  "no numbered steps were found",
 	Doc: `skillc looks for the items of the first ordered list after a heading Steps,
 Workflow, Procedure or Process (else the first top-level ordered list), or for
@@ -22,5 +25,23 @@ Good:
     # Refund check
     1. Look up the refund.
     2. Answer the user.`,
-	Run: forward("no-steps"),
+	Run: runNoSteps,
+}
+
+func runNoSteps(p *Pass) {
+	s := p.Skill
+	if s.Unread || len(s.Steps) > 0 {
+		return // an unread body is file-too-large's finding
+	}
+	// The file's first character, after a byte order mark, which is not
+	// text and takes no column.
+	at := compiler.Pos{Line: 1, Column: 1}
+	if bytes.HasPrefix(s.Source, []byte("\xef\xbb\xbf")) {
+		at.Byte = 3
+	}
+	p.Report(compiler.Diagnostic{
+		Summary: "no steps found: the skill has no numbered list or \"Step N:\" headings",
+		Detail:  "a workflow skill lists its steps as a numbered list (after a \"Steps\" heading, or the first one in the file) or as headings like \"## Step 1: Find the transfer\"",
+		Range:   compiler.Range{Start: at, End: at},
+	})
 }

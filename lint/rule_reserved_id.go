@@ -2,8 +2,8 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleReservedId reports a step ID that is a terminal's: the compiler's,
-// for an {#id} it does not take, and graph.Check's, for a template's step.
+// RuleReservedId reports a step ID that is a terminal's: an {#id} the
+// compiler did not take (Skill.RefusedIDs), and graph.Check's, for a template's step.
 var RuleReservedId = &Rule{
 	ID:       "reserved-id",
 	Severity: compiler.SeverityError,
@@ -22,6 +22,6 @@ Good:
 }
 
 func runReservedID(p *Pass) {
-	forward("reserved-id")(p)
+	p.refusedIDs("reserved-id")
 	graphRule("reserved-id")(p)
 }

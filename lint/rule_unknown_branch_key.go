@@ -2,8 +2,10 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleUnknownBranchKey forwards the compiler's unknown-branch-key diagnostics, so they carry
-// documentation and can be re-severitied or disabled.
+// RuleUnknownBranchKey passes on the compiler's unknown-branch-key
+// findings. Syntax: whether a bullet such as "many: 4" is an annotation or
+// prose is decided while the compiler reads the step's bullets, and a
+// bullet it cannot read as either is reported there.
 var RuleUnknownBranchKey = &Rule{
 	ID:       "unknown-branch-key",
 	Severity: compiler.SeverityError,

@@ -2,10 +2,14 @@ package lint
 
 import "github.com/skillc/skillc/compiler"
 
-// RuleUnknownTarget reports an edge to no step. The compiler reports a
-// written target that resolves to no step (how the text reads is its
-// business); graph.Check's problem, an edge or entry of the template that
-// names no step, is placed at the edge's target.
+// RuleUnknownTarget reports an edge to no step: graph.Check's problem, an
+// edge or entry of the template that names no step, placed at the edge's
+// target; and, forwarded, the compiler's, for a bullet with no target and
+// for a written target it cannot resolve. The compiler resolves targets
+// as it reads a step's edges (a number, "step 4", #id, a terminal word,
+// with the did-you-mean it caps per file) and keeps no unresolved edge
+// in the IR, so that finding is still its own; moving it means recording
+// the unresolved edges first.
 var RuleUnknownTarget = &Rule{
 	ID:       "unknown-target",
 	Severity: compiler.SeverityError,

@@ -221,3 +221,47 @@ func TestSuppressionsIR(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecRulesOnIR: the frontmatter rules read the fields the compiler
+// recorded, by FORMAT v1 when Frontmatter.Strict, and check nothing the
+// compiler could not read.
+func TestSpecRulesOnIR(t *testing.T) {
+	field := func(v string) compiler.Field {
+		return compiler.Field{Set: true, Value: v, Range: compiler.Range{Start: compiler.Pos{Line: 2, Column: 7}}}
+	}
+	tests := []struct {
+		name string
+		fm   compiler.Frontmatter
+		file string
+		rule *Rule
+		want string
+	}{
+		{"v2 reads any script", compiler.Frontmatter{Name: field("技能")}, "x.md", RuleInvalidName, ""},
+		{"v1 reads a-z", compiler.Frontmatter{Name: field("技能"), Strict: true}, "x.md", RuleInvalidName,
+			"name \"技能\" contains '技'; use only a-z, 0-9 and -"},
+		{"uppercase suggests lowercase", compiler.Frontmatter{Name: field("МОЙ")}, "x.md", RuleInvalidName,
+			"name \"МОЙ\" contains the uppercase 'М'; names are lowercase => мой"},
+		{"a mismatch after NFKC only", compiler.Frontmatter{Name: field("ｒefund")}, "skills/refund/SKILL.md", RuleNameMismatch, ""},
+		{"a mismatch under v1", compiler.Frontmatter{Name: field("refund-check"), Strict: true}, "skills/refund/SKILL.md", RuleNameMismatch,
+			"name \"refund-check\" does not match its folder \"refund\" => refund"},
+		{"no name", compiler.Frontmatter{Description: field("d")}, "skills/refund/SKILL.md", RuleMissingName,
+			"frontmatter has no \"name\" => refund"},
+		{"a name that is not a string", compiler.Frontmatter{Name: compiler.Field{Set: true, Invalid: true}}, "x.md", RuleMissingName, ""},
+		{"unreadable YAML", compiler.Frontmatter{Malformed: true}, "x.md", RuleMissingDescription, ""},
+		{"a document's", compiler.Frontmatter{Document: true}, "x.md", RuleMissingDescription, ""},
+		{"empty description", compiler.Frontmatter{Description: field("")}, "x.md", RuleMissingDescription, "\"description\" is empty"},
+		{"long description", compiler.Frontmatter{Description: field(strings.Repeat("é", 1025))}, "x.md", RuleInvalidDescription,
+			"\"description\" is 1025 characters; the limit is 1024"},
+		{"long compatibility", compiler.Frontmatter{Compatibility: field(strings.Repeat("a", 501))}, "x.md", RuleInvalidFrontmatter,
+			"\"compatibility\" is 501 characters; the limit is 500"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fm := tt.fm
+			s := &compiler.Skill{Filename: tt.file, Frontmatter: &fm, Name: compiler.SkillFolder(tt.file)}
+			if got := summaries(runRule(tt.rule, s, nil)); got != tt.want {
+				t.Errorf("%s: got %q, want %q", tt.rule.ID, got, tt.want)
+			}
+		})
+	}
+}
