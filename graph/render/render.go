@@ -2,6 +2,14 @@
 // Graphviz compiled to WebAssembly (github.com/goccy/go-graphviz). It is a
 // package of its own so that what only needs the graph's analyses (the plan
 // runtime, the store, the server) does not link a WebAssembly runtime.
+//
+// Linking this package costs every process that links it go-graphviz's
+// start-up (its package init compiles the WebAssembly module: about 36 ms
+// and 4.4 MB with a warm cache, 0.9 s without), whether it draws or not,
+// and no version of go-graphviz defers it. So skillc does not link it: the
+// skillc-draw program does (see Main), and skillc runs it through
+// graph/render/drawcmd only when it draws. Importing this package also
+// imports cachedir, which keeps go-graphviz's code cache private.
 package render
 
 import (
@@ -14,7 +22,13 @@ import (
 	"github.com/goccy/go-graphviz"
 
 	"github.com/skillc/skillc/graph"
+	"github.com/skillc/skillc/graph/render/cachedir"
+	"github.com/skillc/skillc/graph/render/drawcmd"
 )
+
+// Not used here: imported so that its init, which must run before
+// go-graphviz's, runs in every process that links go-graphviz through us.
+var _ = cachedir.NoCache
 
 // ImageFormat is a drawing Graphviz makes from DOT.
 type ImageFormat string
@@ -81,10 +95,8 @@ func (r *Renderer) Render(ctx context.Context, dot []byte, format ImageFormat, w
 	return err
 }
 
-// MaxDrawSteps is the most steps Draw lays out. Graphviz's layout grows
-// faster than the graph (1,000 steps take seconds), so past this a picture
-// would look like a hang, and would be unreadable anyway.
-const MaxDrawSteps = 1000
+// MaxDrawSteps is the most steps Draw lays out (see drawcmd.MaxSteps).
+const MaxDrawSteps = drawcmd.MaxSteps
 
 // Draw renders the graph's DOT as an SVG or PNG with r.
 func (r *Renderer) Draw(ctx context.Context, g *graph.Graph, format ImageFormat, w io.Writer) error {
