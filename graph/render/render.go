@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/goccy/go-graphviz"
@@ -84,6 +85,9 @@ func (r *Renderer) Render(ctx context.Context, dot []byte, format ImageFormat, w
 		return fmt.Errorf("graphviz cannot read the dot: %w", err)
 	}
 	defer g.Close()
+	if err := boundLayout(g, positionIterations); err != nil {
+		return err
+	}
 	var buf bytes.Buffer
 	if err := r.gv.Render(ctx, g, f, &buf); err != nil {
 		return fmt.Errorf("graphviz cannot draw the %s: %w", format, err)
@@ -93,6 +97,37 @@ func (r *Renderer) Render(ctx context.Context, dot []byte, format ImageFormat, w
 	}
 	_, err = w.Write(buf.Bytes())
 	return err
+}
+
+// positionIterations bounds the network simplex that places the nodes
+// across (Graphviz dot's position phase), nearly all of the time of a large
+// drawing: a skill needs about 1.7 iterations per step (12 for ACAT, 160
+// for 100 steps, 1,688 for 1,000), each over an auxiliary graph that grows
+// with the skill, so unbounded the time grew as n^2.5 (3 s for 1,000 steps
+// in WebAssembly). Graphviz's nslimit caps the iterations at nslimit times
+// the node count; boundLayout sets it to this many over the node count, the
+// same cap at every size. 200 covers every skill a plan can take (at most
+// 100 steps), which is drawn exactly as Graphviz would
+// (TestBoundLayoutKeepsSkillPictures); larger ones get a placement that is
+// good but not optimal (edges a little less straight). Times:
+// BenchmarkDrawSVG and BenchmarkPositionIterations.
+var positionIterations = 200
+
+// boundLayout sets g's nslimit so that dot's position phase does at most
+// iterations network-simplex iterations.
+func boundLayout(g *graphviz.Graph, iterations int) error {
+	n, err := g.NodeNum()
+	if err != nil {
+		return fmt.Errorf("graphviz: count the nodes: %w", err)
+	}
+	if iterations <= 0 || n == 0 {
+		return nil
+	}
+	v := strconv.FormatFloat(float64(iterations)/float64(n), 'g', 6, 64)
+	if err := g.SafeSet("nslimit", v, ""); err != nil {
+		return fmt.Errorf("graphviz: set nslimit=%s: %w", v, err)
+	}
+	return nil
 }
 
 // MaxDrawSteps is the most steps Draw lays out (see drawcmd.MaxSteps).
