@@ -235,3 +235,29 @@ func TestSkillcDoesNotLinkGraphviz(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphDrawProgramFails: a skillc-draw that fails (here a script on
+// $PATH) is exit 2 with its message, and no picture is written.
+func TestGraphDrawProgramFails(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh for a stand-in skillc-draw")
+	}
+	bin := t.TempDir()
+	script := "#!/bin/sh\necho 'graphviz cannot draw: out of memory' >&2\nexit 2\n"
+	if err := os.WriteFile(filepath.Join(bin, "skillc-draw"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out := filepath.Join(t.TempDir(), "acat.png")
+	io, stdout, _ := testIO()
+	err := graphRun(&GraphOptions{IO: io, File: "../../skills/acat-reimbursement/SKILL.md", Format: "png", Output: out, MaxSize: compiler.DefaultMaxSize})
+	if code := exitCode(err); code != exitUsage || stdout.Len() != 0 {
+		t.Fatalf("exit %d, %d bytes out; want exit 2 and nothing (err %v)", code, stdout.Len(), err)
+	}
+	if !strings.Contains(err.Error(), "out of memory") {
+		t.Errorf("error lacks the program's message: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a picture was written although the drawing failed")
+	}
+}
