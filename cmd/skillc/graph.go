@@ -10,7 +10,7 @@ import (
 
 	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/graph"
-	"github.com/skillc/skillc/graph/render"
+	"github.com/skillc/skillc/graph/render/drawcmd"
 )
 
 // GraphOptions are the flags and arguments of `skillc graph`.
@@ -20,6 +20,8 @@ type GraphOptions struct {
 	File   string
 	Format string
 	Output string
+	// MaxSize is --max-size: the largest file read, in bytes; -1 no limit.
+	MaxSize int64
 	// ConfigPath is --config; empty means .skillc.yaml found upward.
 	ConfigPath string
 	// Strict is --strict: read FORMAT v1 only, no version 2 inference.
@@ -48,9 +50,15 @@ has errors, so a loop or an unreachable step can be seen, and the exit code
 is then 1; a skill without steps or with edges to unknown steps is not
 drawn.
 
-SVG and PNG are drawn in process (Graphviz compiled to WebAssembly); they go
-to stdout only when it is not a terminal, else name a file with -o. -o
-writes the file atomically: it is complete or untouched.`,
+SVG and PNG are drawn by the skillc-draw program (Graphviz compiled to
+WebAssembly, nothing else to install), found beside skillc or on $PATH:
+install both with ` + "`go install github.com/skillc/skillc/cmd/...@latest`" + `. It is
+a program of its own so that the other commands do not pay Graphviz's
+start-up. Pictures go to stdout only when it is not a terminal, else name a
+file with -o. -o writes the file atomically: it is complete or untouched.
+
+A file larger than --max-size is not read: the file-too-large finding, and
+exit 1, as ` + "`skillc compile`" + ` does.`,
 		Example: `  # DOT on stdout, for Graphviz or a DOT viewer
   skillc graph skills/acat-reimbursement/SKILL.md
 
@@ -72,6 +80,7 @@ writes the file atomically: it is complete or untouched.`,
 	}
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "dot", "output format: "+strings.Join(graphFormats, ", "))
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `FILE` instead of stdout")
+	cmd.Flags().Int64Var(&opts.MaxSize, "max-size", compiler.DefaultMaxSize, "largest file accepted, in `bytes` (-1: no limit)")
 	cmd.Flags().StringVarP(&opts.ConfigPath, "config", "c", "", "lint config `FILE` (default: .skillc.yaml found upward from the working folder)")
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "read FORMAT version 1 only, without version 2's inferences (config: infer: false)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(graphFormats, cobra.ShellCompDirectiveNoFileComp))
@@ -92,9 +101,12 @@ func graphRun(opts *GraphOptions) error {
 	default:
 		return usageError("unknown format %q: want %s", opts.Format, strings.Join(graphFormats, ", "))
 	}
+	if opts.MaxSize == 0 || opts.MaxSize < -1 {
+		return usageError("--max-size must be a positive number of bytes, or -1 for no limit; got %d", opts.MaxSize)
+	}
 
 	// The same diagnostics `skillc compile` and `skillc lint` print.
-	c, err := loadSkill(opts.IO, opts.File, opts.ConfigPath, compiler.DefaultMaxSize, opts.Strict)
+	c, err := loadSkill(opts.IO, opts.File, opts.ConfigPath, opts.MaxSize, opts.Strict)
 	if err != nil {
 		return err
 	}
@@ -104,6 +116,12 @@ func graphRun(opts *GraphOptions) error {
 	// Without steps there is nothing to draw; with a duplicate ID or an
 	// edge to an unknown step, a drawing would show a graph the author did
 	// not write. The diagnostics above say why.
+	if len(s.Steps) == 0 && diags.HasErrors() {
+		// A file over --max-size, or one that could not be read as a
+		// skill: no steps because of an error printed above.
+		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s: no graph drawn: fix the errors above first\n", path)
+		return silentExit(exitFindings)
+	}
 	if len(s.Steps) == 0 {
 		fmt.Fprintf(opts.IO.ErrOut, "skillc: %s: no graph drawn: the skill has no steps (write them as a numbered list or as \"## Step 1: ...\" headings)\n", path)
 		return silentExit(exitFindings)
@@ -120,17 +138,14 @@ func graphRun(opts *GraphOptions) error {
 	case "mermaid":
 		out.Write(g.Mermaid())
 	case "svg", "png":
-		if n := len(s.Steps); n > render.MaxDrawSteps {
-			return usageError("%s: %d steps are too many to draw as %s (at most %d): use --format dot or mermaid", path, n, opts.Format, render.MaxDrawSteps)
+		if n := len(s.Steps); n > drawcmd.MaxSteps {
+			return usageError("%s: %d steps are too many to draw as %s (at most %d): use --format dot or mermaid", path, n, opts.Format, drawcmd.MaxSteps)
 		}
-		r, err := render.NewRenderer(ctx)
+		pic, err := drawcmd.Draw(ctx, g.DOT(), opts.Format)
 		if err != nil {
-			return err
+			return usageError("%s: cannot draw the %s: %v", path, opts.Format, err)
 		}
-		defer r.Close()
-		if err := r.Draw(ctx, g, render.ImageFormat(opts.Format), &out); err != nil {
-			return err
-		}
+		out.Write(pic)
 	}
 
 	if opts.Output == "" {

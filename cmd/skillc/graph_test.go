@@ -5,10 +5,12 @@ import (
 	"encoding/xml"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/internal/golden"
 )
 
@@ -20,9 +22,12 @@ func TestNewCmdGraphFlags(t *testing.T) {
 		want    GraphOptions
 		wantErr bool
 	}{
-		{args: "x.md", want: GraphOptions{File: "x.md", Format: "dot"}},
-		{args: "--format mermaid x.md", want: GraphOptions{File: "x.md", Format: "mermaid"}},
-		{args: "-f png -o out.png dir", want: GraphOptions{File: "dir", Format: "png", Output: "out.png"}},
+		{args: "x.md", want: GraphOptions{File: "x.md", Format: "dot", MaxSize: compiler.DefaultMaxSize}},
+		{args: "--format mermaid x.md", want: GraphOptions{File: "x.md", Format: "mermaid", MaxSize: compiler.DefaultMaxSize}},
+		{args: "-f png -o out.png dir", want: GraphOptions{File: "dir", Format: "png", Output: "out.png", MaxSize: compiler.DefaultMaxSize}},
+		{args: "--max-size -1 x.md", want: GraphOptions{File: "x.md", Format: "dot", MaxSize: -1}},
+		{args: "--max-size 100 x.md", want: GraphOptions{File: "x.md", Format: "dot", MaxSize: 100}},
+		{args: "--max-size ten x.md", wantErr: true},
 		{args: "", wantErr: true},
 		{args: "a.md b.md", wantErr: true},
 		{args: "--colour x.md", wantErr: true},
@@ -45,7 +50,7 @@ func TestNewCmdGraphFlags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.File != tt.want.File || got.Format != tt.want.Format || got.Output != tt.want.Output {
+			if got.File != tt.want.File || got.Format != tt.want.Format || got.Output != tt.want.Output || got.MaxSize != tt.want.MaxSize {
 				t.Errorf("options = %+v, want %+v", *got, tt.want)
 			}
 		})
@@ -90,6 +95,12 @@ func TestGraphRun(t *testing.T) {
 			code: exitFindings, noStdout: true, stderrHas: "no graph drawn"},
 		{name: "no steps", opts: GraphOptions{File: noSteps, Format: "mermaid"}, code: exitFindings, noStdout: true, stderrHas: "no graph drawn"},
 		{name: "unknown format", opts: GraphOptions{File: acat, Format: "gif"}, code: exitUsage, noStdout: true},
+		{name: "too large", opts: GraphOptions{File: acat, Format: "svg", MaxSize: 10}, code: exitFindings, noStdout: true,
+			stderrHas: "larger than the limit of 10 bytes [file-too-large]"},
+		{name: "too large says why not drawn", opts: GraphOptions{File: acat, Format: "dot", MaxSize: 10}, code: exitFindings, noStdout: true,
+			stderrHas: "no graph drawn: fix the errors above first"},
+		{name: "no limit", opts: GraphOptions{File: acat, Format: "dot", MaxSize: -1}, golden: "acat-reimbursement.dot"},
+		{name: "bad max size", opts: GraphOptions{File: acat, Format: "dot", MaxSize: -5}, code: exitUsage, noStdout: true},
 		{name: "missing file", opts: GraphOptions{File: filepath.Join(dir, "nope.md"), Format: "dot"}, code: exitUsage, noStdout: true},
 		{name: "unwritable output", opts: GraphOptions{File: acat, Format: "dot", Output: filepath.Join(dir, "no/such/dir/x.dot")},
 			code: exitUsage, noStdout: true},
@@ -100,6 +111,9 @@ func TestGraphRun(t *testing.T) {
 			opts := tt.opts
 			opts.IO = io
 			opts.OutIsTerminal = func() bool { return tt.terminal }
+			if opts.MaxSize == 0 {
+				opts.MaxSize = compiler.DefaultMaxSize
+			}
 			err := graphRun(&opts)
 			if got := exitCode(err); got != tt.code {
 				t.Fatalf("exit %d, want %d (err %v)\nstderr:\n%s", got, tt.code, err, errOut)
@@ -177,5 +191,73 @@ func TestCompileRefusesGraphErrors(t *testing.T) {
 	io, out, errOut = testIO()
 	if code := run([]string{"compile", "../../skills/acat-reimbursement"}, io); code != 0 || out.Len() == 0 {
 		t.Errorf("acat: exit %d\n%s", code, errOut)
+	}
+}
+
+// TestGraphWithoutDrawProgram: with skillc-draw neither beside skillc nor on
+// $PATH, svg and png are a clear error with exit 2, and dot still works.
+func TestGraphWithoutDrawProgram(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	acat := "../../skills/acat-reimbursement/SKILL.md"
+	io, out, errOut := testIO()
+	err := graphRun(&GraphOptions{IO: io, File: acat, Format: "svg", MaxSize: compiler.DefaultMaxSize})
+	if code := exitCode(err); code != exitUsage || out.Len() != 0 {
+		t.Fatalf("exit %d with %d bytes out, want exit 2 and nothing (err %v)", code, out.Len(), err)
+	}
+	if !strings.Contains(err.Error(), "cannot draw the svg") || !strings.Contains(err.Error(), "go install github.com/skillc/skillc/cmd/skillc-draw") {
+		t.Errorf("error does not say what to install: %v\n%s", err, errOut)
+	}
+	io, out, _ = testIO()
+	if err := graphRun(&GraphOptions{IO: io, File: acat, Format: "dot", MaxSize: compiler.DefaultMaxSize}); err != nil || out.Len() == 0 {
+		t.Errorf("dot without skillc-draw: %v, %d bytes", err, out.Len())
+	}
+}
+
+// TestSkillcDoesNotLinkGraphviz: go-graphviz starts in a package init (36
+// ms and 4.4 MB per process), so skillc must not link it, only skillc-draw.
+func TestSkillcDoesNotLinkGraphviz(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to list the dependencies")
+	}
+	for _, tc := range []struct {
+		pkg  string
+		want bool
+	}{{".", false}, {"../skillc-draw", true}} {
+		deps, err := exec.Command(goBin, "list", "-deps", tc.pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", tc.pkg, err)
+		}
+		for _, banned := range []string{"github.com/goccy/go-graphviz", "github.com/tetratelabs/wazero"} {
+			if got := strings.Contains(string(deps), banned+"\n"); got != tc.want {
+				t.Errorf("%s links %s: %v, want %v", tc.pkg, banned, got, tc.want)
+			}
+		}
+	}
+}
+
+// TestGraphDrawProgramFails: a skillc-draw that fails (here a script on
+// $PATH) is exit 2 with its message, and no picture is written.
+func TestGraphDrawProgramFails(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh for a stand-in skillc-draw")
+	}
+	bin := t.TempDir()
+	script := "#!/bin/sh\necho 'graphviz cannot draw: out of memory' >&2\nexit 2\n"
+	if err := os.WriteFile(filepath.Join(bin, "skillc-draw"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out := filepath.Join(t.TempDir(), "acat.png")
+	io, stdout, _ := testIO()
+	err := graphRun(&GraphOptions{IO: io, File: "../../skills/acat-reimbursement/SKILL.md", Format: "png", Output: out, MaxSize: compiler.DefaultMaxSize})
+	if code := exitCode(err); code != exitUsage || stdout.Len() != 0 {
+		t.Fatalf("exit %d, %d bytes out; want exit 2 and nothing (err %v)", code, stdout.Len(), err)
+	}
+	if !strings.Contains(err.Error(), "out of memory") {
+		t.Errorf("error lacks the program's message: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a picture was written although the drawing failed")
 	}
 }

@@ -9,14 +9,23 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/skillc/skillc/graph/render"
+	"github.com/skillc/skillc/graph/render/drawcmd"
 )
 
-// TestMain lets this test binary be skillc: testscript puts a copy of it
-// named skillc first on $PATH, and running that copy runs main. Scripts
+// TestMain lets this test binary be skillc and skillc-draw: testscript puts
+// copies of it by those names first on $PATH, and running the skillc copy
+// runs main. Scripts
 // (`exec skillc ...`) and the end-to-end tests that start servers use it
 // instead of building the binary with `go build`.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"skillc": main})
+	testscript.Main(m, map[string]func(){
+		"skillc": main,
+		// What skillc graph runs to draw SVG and PNG (drawcmd.Find finds
+		// it on $PATH); the real one is cmd/skillc-draw.
+		drawcmd.Name: func() { os.Exit(render.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
 }
 
 // skillcOnPath is the skillc that TestMain put on $PATH: this test binary.

@@ -2,6 +2,14 @@
 // Graphviz compiled to WebAssembly (github.com/goccy/go-graphviz). It is a
 // package of its own so that what only needs the graph's analyses (the plan
 // runtime, the store, the server) does not link a WebAssembly runtime.
+//
+// Linking this package costs every process that links it go-graphviz's
+// start-up (its package init compiles the WebAssembly module: about 36 ms
+// and 4.4 MB with a warm cache, 0.9 s without), whether it draws or not,
+// and no version of go-graphviz defers it. So skillc does not link it: the
+// skillc-draw program does (see Main), and skillc runs it through
+// graph/render/drawcmd only when it draws. Importing this package also
+// imports cachedir, which keeps go-graphviz's code cache private.
 package render
 
 import (
@@ -9,12 +17,19 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/goccy/go-graphviz"
 
 	"github.com/skillc/skillc/graph"
+	"github.com/skillc/skillc/graph/render/cachedir"
+	"github.com/skillc/skillc/graph/render/drawcmd"
 )
+
+// Not used here: imported so that its init, which must run before
+// go-graphviz's, runs in every process that links go-graphviz through us.
+var _ = cachedir.NoCache
 
 // ImageFormat is a drawing Graphviz makes from DOT.
 type ImageFormat string
@@ -70,6 +85,9 @@ func (r *Renderer) Render(ctx context.Context, dot []byte, format ImageFormat, w
 		return fmt.Errorf("graphviz cannot read the dot: %w", err)
 	}
 	defer g.Close()
+	if err := boundLayout(g, positionIterations); err != nil {
+		return err
+	}
 	var buf bytes.Buffer
 	if err := r.gv.Render(ctx, g, f, &buf); err != nil {
 		return fmt.Errorf("graphviz cannot draw the %s: %w", format, err)
@@ -81,10 +99,39 @@ func (r *Renderer) Render(ctx context.Context, dot []byte, format ImageFormat, w
 	return err
 }
 
-// MaxDrawSteps is the most steps Draw lays out. Graphviz's layout grows
-// faster than the graph (1,000 steps take seconds), so past this a picture
-// would look like a hang, and would be unreadable anyway.
-const MaxDrawSteps = 1000
+// positionIterations bounds the network simplex that places the nodes
+// across (Graphviz dot's position phase), nearly all of the time of a large
+// drawing: a skill needs about 1.7 iterations per step (12 for ACAT, 160
+// for 100 steps, 1,688 for 1,000), each over an auxiliary graph that grows
+// with the skill, so unbounded the time grew as n^2.5 (3 s for 1,000 steps
+// in WebAssembly). Graphviz's nslimit caps the iterations at nslimit times
+// the node count; boundLayout sets it to this many over the node count, the
+// same cap at every size. 200 covers every skill a plan can take (at most
+// 100 steps), which is drawn exactly as Graphviz would
+// (TestBoundLayoutKeepsSkillPictures); larger ones get a placement that is
+// good but not optimal (edges a little less straight). Times:
+// BenchmarkDrawSVG and BenchmarkPositionIterations.
+var positionIterations = 200
+
+// boundLayout sets g's nslimit so that dot's position phase does at most
+// iterations network-simplex iterations.
+func boundLayout(g *graphviz.Graph, iterations int) error {
+	n, err := g.NodeNum()
+	if err != nil {
+		return fmt.Errorf("graphviz: count the nodes: %w", err)
+	}
+	if iterations <= 0 || n == 0 {
+		return nil
+	}
+	v := strconv.FormatFloat(float64(iterations)/float64(n), 'g', 6, 64)
+	if err := g.SafeSet("nslimit", v, ""); err != nil {
+		return fmt.Errorf("graphviz: set nslimit=%s: %w", v, err)
+	}
+	return nil
+}
+
+// MaxDrawSteps is the most steps Draw lays out (see drawcmd.MaxSteps).
+const MaxDrawSteps = drawcmd.MaxSteps
 
 // Draw renders the graph's DOT as an SVG or PNG with r.
 func (r *Renderer) Draw(ctx context.Context, g *graph.Graph, format ImageFormat, w io.Writer) error {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -127,5 +129,58 @@ func checkSVG(t *testing.T, b []byte) {
 	}
 	if root != "svg" {
 		t.Fatalf("svg root element is %q, want svg", root)
+	}
+}
+
+// TestBoundLayoutKeepsSkillPictures: the cap on the position phase
+// (positionIterations) only shortens the layout of very large skills; the
+// shipped skills and a generated one of 100 steps (the plan limit) are
+// drawn exactly as without it.
+func TestBoundLayoutKeepsSkillPictures(t *testing.T) {
+	r := testRenderer(t)
+	ctx := context.Background()
+	graphs := map[string]*graph.Graph{"tricky": compileGraph(t, tricky)}
+	paths, err := filepath.Glob("../../skills/*/SKILL.md")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no shipped skills: %v", err)
+	}
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := compiler.Compile(p, src, compiler.Options{})
+		if g, err := graph.New(s.Template()); err == nil && len(s.Steps) > 0 {
+			graphs[p] = g
+		}
+	}
+	s, _ := compiler.Compile("generated.md", generatedSkill(100), compiler.Options{})
+	g100, err := graph.New(s.Template())
+	if err != nil {
+		t.Fatal(err)
+	}
+	graphs["generated 100 steps"] = g100
+
+	draw := func(g *graph.Graph, iterations int) []byte {
+		defer func(v int) { positionIterations = v }(positionIterations)
+		positionIterations = iterations
+		var out bytes.Buffer
+		if err := r.Draw(ctx, g, SVG, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Bytes()
+	}
+	for name, g := range graphs {
+		if bounded, free := draw(g, positionIterations), draw(g, 0); !bytes.Equal(bounded, free) {
+			t.Errorf("%s: the bounded layout differs from Graphviz's own", name)
+		}
+	}
+	// And the cap does act on a large graph, or this test checks nothing.
+	if testing.Short() {
+		return
+	}
+	g1000 := generatedGraph(t, 1000)
+	if bytes.Equal(draw(g1000, positionIterations), draw(g1000, 0)) {
+		t.Error("1,000 steps: the bound changed nothing; is nslimit still read?")
 	}
 }
