@@ -79,7 +79,7 @@ type compilation struct {
 // Skill (possibly with no steps) and the diagnostics found; it never panics.
 func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 	c := &compilation{filename: filename, badField: map[string]bool{}, infer: !opts.Strict}
-	c.skill = &Skill{Filename: filename, Source: src}
+	c.skill = &Skill{Filename: filename, Source: src, Strict: opts.Strict}
 	base := 0
 	if bytes.HasPrefix(src, utf8BOM) {
 		// The BOM is not text: parsing starts after it and columns do not

@@ -62,6 +62,10 @@ type Skill struct {
 	Entry string // the first step's ID, or "" when there are no steps
 	Steps []*Step
 
+	// Strict is true when the skill was read by FORMAT v1's rules only
+	// (Options.Strict): its loops are then cycles, as v1 has them.
+	Strict bool
+
 	// byID indexes Steps by ID (the first step of an ID), set by Compile
 	// so Step is not a scan per call. Skills built by hand go without.
 	byID map[string]*Step
