@@ -58,6 +58,7 @@ type PlanOutput struct {
 	UpdatedAt  time.Time    `json:"updated_at" jsonschema:"when it last changed"`
 	ExpiresAt  time.Time    `json:"expires_at" jsonschema:"when the store forgets it unless it changes again"`
 	Version    int64        `json:"version" jsonschema:"grows by one on every change"`
+	Rounds     map[string]int `json:"rounds,omitempty" jsonschema:"how many rounds each loop has gone so far, by edge: 4:failure is step 4's failure edge"`
 	Superseded *Superseded  `json:"superseded,omitempty" jsonschema:"the active plan this make_plan closed as cancelled, if any"`
 }
 
@@ -252,6 +253,7 @@ func toOutput(p *plan.Plan) PlanOutput {
 		ID: p.ID, Title: p.Title, Status: string(p.Status), Entry: p.Entry, Skill: p.Skill,
 		Steps: make([]StepOutput, len(p.Steps)), Note: p.Note,
 		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, ExpiresAt: p.ExpiresAt, Version: p.Version,
+		Rounds: p.Rounds,
 	}
 	for i, st := range p.Steps {
 		if st.RecommendedTools == nil {
