@@ -207,6 +207,9 @@ func proseLoop(p *Pass, st *compiler.Step, e *prose.Edge) {
 		// Strict mode keeps no loops.
 		d.Summary = fmt.Sprintf("step %q: its prose loops back to %q on %s, which strict mode does not apply", st.ID, e.Target, kind)
 		d.Detail = fmt.Sprintf("read from %q", e.Quote)
+	case st.ProseDropped != "":
+		d.Summary = fmt.Sprintf("step %q: its prose loops back to %q on %s, which is not applied: %s", st.ID, e.Target, kind, st.ProseDropped)
+		d.Detail = fmt.Sprintf("read from %q", e.Quote)
 	case e.Target == st.ID && strings.Contains(e.Label, "until "):
 		// compiler.firstBack: "keep X until C" names no step to go back to.
 		d.Summary = fmt.Sprintf("step %q: its prose repeats it %s, but names no step to go back to, so no loop is applied", st.ID, e.Label)
