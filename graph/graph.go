@@ -15,7 +15,7 @@ type Edge struct {
 	Kind EdgeKind
 	// Label is what a drawing writes on the edge: the step's success or
 	// failure label (the author's LABEL, else the key word of an explicit
-	// edge such as "yes"), else "".
+	// edge such as "yes"), else "", with a loop's bound (boundLabel).
 	Label string
 }
 
@@ -225,7 +225,32 @@ func (g *Graph) addThens(i int) {
 
 func (g *Graph) spell(e edge) Edge {
 	st := &g.tmpl.Steps[e.from]
-	return Edge{From: st.ID, To: g.nodes[e.to], Kind: e.kind, Label: st.Label(e.kind)}
+	return Edge{From: st.ID, To: g.nodes[e.to], Kind: e.kind, Label: boundLabel(st, e.kind)}
+}
+
+// boundLabel is an edge's label with its bound, so a drawing shows how
+// often a loop goes round: "retry (at most 3 times)", "at most 3 times,
+// then 6". An edge without a bound keeps its label as it is.
+func boundLabel(st *Step, k EdgeKind) string {
+	label, b := st.Label(k), st.Bound(k)
+	if b <= 0 {
+		return label
+	}
+	bound := fmt.Sprintf("at most %d times", b)
+	if b == 1 {
+		bound = "at most once"
+	}
+	then := st.SuccessThen
+	if k == Failure {
+		then = st.FailureThen
+	}
+	if then != "" {
+		bound += ", then " + then
+	}
+	if label == "" {
+		return bound
+	}
+	return label + " (" + bound + ")"
 }
 
 // numbered finds a step whose ID is its list number without the map: in a
