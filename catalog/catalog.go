@@ -42,6 +42,10 @@ type Skill struct {
 	// template, and a config that turns a rule off or down cannot make it
 	// one.
 	Invalid compiler.Diagnostics
+
+	// loopRounds is the config's limits.loop-rounds: the bound Template
+	// gives a loop the skill leaves unbounded (0: the default).
+	loopRounds int
 }
 
 // Errors says why s can make no template and seed no plan: its errors as
@@ -75,11 +79,17 @@ func (s *Skill) Errors() compiler.Diagnostics {
 }
 
 // Template is the plan template of s, or nil when Errors says it has none.
+// A loop without a bound has the default one written in (FORMAT 6.5, the
+// config's limits.loop-rounds), as lint's unbounded-loop says: so what
+// skillc compile prints is what make_plan accepts, as steps too, and every
+// command runs the loop the same number of rounds.
 func (s *Skill) Template() *graph.Template {
 	if len(s.Errors()) > 0 {
 		return nil
 	}
-	return s.Skill.Template()
+	t := s.Skill.Template()
+	graph.BoundLoops(t, s.loopRounds)
+	return t
 }
 
 // judge compiles src and completes its findings with lint's checks under
@@ -99,6 +109,9 @@ func judge(file string, src []byte, opts lint.Options) (out *Skill) {
 		}
 	}()
 	out.Name = folderOf(file)
+	if opts.Config != nil {
+		out.loopRounds = opts.Config.Limits.LoopRounds
+	}
 	sk, compiled := compiler.Compile(file, src, opts.CompilerOptions())
 	out.Skill = sk
 	if sk.Name != "" {

@@ -21,6 +21,16 @@ var annotationKeys = map[string]AnnotationKind{
 	"if no": AnnotationFailure, "else": AnnotationFailure, "otherwise": AnnotationFailure,
 }
 
+// waitText is a wait annotation's value as plain text: emphasis and code
+// marks dropped, white space collapsed, a final period kept out.
+func waitText(v string) string {
+	v = strings.NewReplacer("`", "", "**", "", "__", "").Replace(v)
+	return strings.TrimSuffix(strings.Join(strings.Fields(v), " "), ".")
+}
+
+// waitKeys are the keys of a wait annotation (FORMAT 6.6), version 2 only.
+var waitKeys = map[string]bool{"wait": true, "wait for": true, "waits for": true, "approval": true}
+
 // edgeKeyNames are the edge keys, in a fixed order for did-you-mean.
 var edgeKeyNames = []string{"on success", "success", "ok", "pass", "yes", "if yes", "then",
 	"on failure", "failure", "fail", "on error", "error", "no", "if no", "else", "otherwise"}
@@ -239,6 +249,16 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 			syn, ok := parseAnnotation(bt.s)
 			if !ok {
 				continue
+			}
+			if c.infer && waitKeys[normalizeKey(syn.key)] && b.st.WaitFor == "" {
+				// FORMAT 6.6: "- wait: the customer's signed form". v1 has
+				// no such key: there the bullet is detail.
+				if what := waitText(syn.value); what != "" {
+					s, e := c.blockSpan(it)
+					b.st.WaitFor, b.st.WaitRange = what, c.idx.rng(s, e)
+					b.consumed = append(b.consumed, it)
+					continue
+				}
 			}
 			kind, known := annotationKeys[normalizeKey(syn.key)]
 			if !known {
@@ -531,6 +551,11 @@ func (c *compilation) resolveEdges(r *resolver, b *stepBuild) {
 		}
 		t := parseTarget(pe.bt.s, pe.syn.valueStart)
 		target, ok := r.resolve(t)
+		if !ok && c.infer && strings.EqualFold(t.word, "retry") && !t.hash && !t.stepPrefix {
+			// FORMAT 6.5: "on failure: retry" is the step itself. A step
+			// named retry would have resolved above.
+			target, ok = b.st.ID, true
+		}
 		tr := c.btRange(&pe.bt, t.start, t.end)
 		if t.hash {
 			tr = c.btRange(&pe.bt, t.start-1, t.end)
@@ -548,7 +573,141 @@ func (c *compilation) resolveEdges(r *resolver, b *stepBuild) {
 			Range:       pe.ann.Range,
 			TargetRange: tr,
 		}
+		if !c.infer {
+			continue // v1: "(at most 3 times)" is the edge's note
+		}
+		bd, found := parseBound(pe.bt.s, t.end)
+		if !found {
+			continue
+		}
+		edge.Bound, edge.Note = bd.rounds, bd.note
+		edge.BoundRange = c.btRange(&pe.bt, bd.start, bd.end)
+		if bd.then.word == "" {
+			continue
+		}
+		then, ok := r.resolve(bd.then)
+		if !ok {
+			c.reportUnknownTarget(r, b, *pe, bd.then, c.btRange(&pe.bt, bd.then.start, bd.then.end))
+			continue
+		}
+		edge.Then = then
 	}
+}
+
+// boundSyntax is a loop's bound written after an edge's target (FORMAT
+// 6.5): "(at most 3 times)", ", up to 5 times", "(at most 3 times, then
+// 6)". start and end are indices into the bulletText; note is what is left
+// of the edge's note.
+type boundSyntax struct {
+	rounds     int
+	then       targetSyntax
+	start, end int
+	note       string
+}
+
+// boundLeads are the words before a bound's number, longest first.
+var boundLeads = []string{"no more than", "at most", "up to", "max", "maximum"}
+
+// boundUnits are the words after it.
+var boundUnits = []string{"times", "time", "rounds", "round", "attempts", "tries", "retries"}
+
+// numberWords are the small numbers people spell out ("up to three times").
+var numberWords = map[string]int{"once": 1, "one": 1, "two": 2, "twice": 2, "three": 3, "four": 4, "five": 5,
+	"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+// parseBound reads a bound from s at i, just after an edge's target: an
+// optional "(" or ",", an optional lead ("at most", "up to"), a number and
+// a unit ("times"), an optional ", then TARGET", an optional ")". Anything
+// else is no bound, and the text stays the edge's note, as in v1.
+func parseBound(s string, i int) (boundSyntax, bool) {
+	var b boundSyntax
+	spaces := func() {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+	}
+	word := func(w string) bool {
+		if len(s)-i >= len(w) && strings.EqualFold(s[i:i+len(w)], w) && (len(s)-i == len(w) || !isWordByte(s[i+len(w)])) {
+			i += len(w)
+			return true
+		}
+		return false
+	}
+	spaces()
+	b.start = i
+	paren := false
+	switch {
+	case i < len(s) && s[i] == '(':
+		paren = true
+		i++
+	case i < len(s) && (s[i] == ',' || s[i] == ';' || s[i] == '-'):
+		i++
+	}
+	spaces()
+	for _, l := range boundLeads {
+		if word(l) {
+			break
+		}
+	}
+	spaces()
+	j := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if n, ok := atoiSmall(s[j:i]); ok && n > 0 {
+		b.rounds = n
+	} else {
+		i = j
+		for w, n := range numberWords {
+			if word(w) {
+				b.rounds = n
+				break
+			}
+		}
+	}
+	if b.rounds == 0 {
+		return b, false
+	}
+	number := s[j:i]
+	spaces()
+	unit := false
+	for _, u := range boundUnits {
+		if word(u) {
+			unit = true
+			break
+		}
+	}
+	if !unit && !strings.EqualFold(number, "once") && !strings.EqualFold(number, "twice") {
+		return b, false
+	}
+	b.end = i
+	after := i
+	spaces()
+	if i < len(s) && (s[i] == ',' || s[i] == ';') {
+		i++
+		spaces()
+	}
+	if word("then") {
+		t := parseTarget(s, i)
+		if t.word != "" {
+			b.then = t
+			i = t.end
+			b.end = i
+			after = i
+		}
+	}
+	i = after
+	spaces()
+	if paren {
+		if i >= len(s) || s[i] != ')' {
+			return b, false
+		}
+		i++
+		b.end = i
+	}
+	rest := strings.TrimSpace(s[i:])
+	b.note = strings.TrimSpace(strings.TrimLeft(rest, "-–—:,;.)( "))
+	return b, true
 }
 
 func (c *compilation) reportUnknownTarget(r *resolver, b *stepBuild, pe pendingEdge, t targetSyntax, tr Range) {

@@ -77,7 +77,7 @@ type compilation struct {
 // syntax only: what the text means is for the lint rules. It never panics.
 func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 	c := &compilation{filename: filename, infer: !opts.Strict}
-	c.skill = &Skill{Filename: filename, Source: src}
+	c.skill = &Skill{Filename: filename, Source: src, Strict: opts.Strict}
 	base := 0
 	if bytes.HasPrefix(src, utf8BOM) {
 		// The BOM is not text: parsing starts after it and columns do not

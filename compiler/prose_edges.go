@@ -49,6 +49,9 @@ func (c *compilation) inferProseEdges(opts Options) {
 		if why == "" {
 			for k, edge := range [2]*Edge{&st.Success, &st.Failure} {
 				e := pick[k]
+				if e == nil {
+					e = firstBack(rd.Edges, prose.Kind(k), st.ID)
+				}
 				if e == nil || edge.Explicit || e.Target == "" && pick[1-k] != nil && [2]*Edge{&st.Success, &st.Failure}[1-k].Explicit {
 					continue // an annotation states it, or states the decision this would be the other side of
 				}
@@ -58,9 +61,12 @@ func (c *compilation) inferProseEdges(opts Options) {
 				if e.Target == "" { // the other side of a decision: the next step
 					edge.Target = next
 				}
+				if e.Back { // FORMAT 6.5: a loop, with the bound its prose writes
+					edge.Bound, edge.Then = e.Bound, e.Then
+				}
 			}
 		}
-		if len(rd.Waits) > 0 {
+		if len(rd.Waits) > 0 && st.WaitFor == "" { // a wait annotation wins
 			// Several waits of one step are all waited for, in order.
 			whats := make([]string, 0, len(rd.Waits))
 			for _, w := range rd.Waits {
@@ -70,6 +76,7 @@ func (c *compilation) inferProseEdges(opts Options) {
 			}
 			st.WaitFor = strings.Join(whats, "; ")
 			st.WaitRange = c.absRange(rd.Waits[0].Start, rd.Waits[len(rd.Waits)-1].End)
+			st.WaitFrom = FromProse
 		}
 	}
 	if global {
@@ -149,6 +156,30 @@ func hasForward(edges []prose.Edge) bool {
 		}
 	}
 	return false
+}
+
+// firstBack is the first loop edge of kind k the prose states, or nil: a
+// loop becomes the step's edge where no forward edge of the prose states
+// that edge (FORMAT 6.4, 6.5).
+//
+// A loop on the step itself read from "keep X until C" is not applied: the
+// prose names no step, and on the real write-ups the round restarts at an
+// earlier step the reader infers ("If rebasing, continue the rebase process
+// until all commits are rebased" goes back to 1 in resolving-merge-conflicts)
+// or the repetition is inside the step ("keep raising the rate until it's
+// debuggable"). It stays in Step.Loops, and lint says so.
+func firstBack(edges []prose.Edge, k prose.Kind, self string) *prose.Edge {
+	for i := range edges {
+		e := &edges[i]
+		if !e.Back || e.Kind != k || e.Target == "" {
+			continue
+		}
+		if e.Target == self && strings.Contains(e.Label, "until ") {
+			continue
+		}
+		return e
+	}
+	return nil
 }
 
 func hasBack(edges []prose.Edge, k prose.Kind) bool {

@@ -134,9 +134,11 @@ func TestProsePolarityRealWorld(t *testing.T) {
 					t.Errorf("%s: step %s: prose sets %s -> %s (%q), the reader expects %s", path, w.ID, e.kind, e.got.Target, e.got.Label, e.want)
 				}
 			}
-			// A loop is not applied yet; its side must be the one on
-			// which the reader saw the loop (its target is logged: where
-			// a round restarts is a judgement FORMAT 6.5 leaves open).
+			// An applied loop is an edge, checked above. The loops kept
+			// but not applied ("keep X until C" on the step itself) must
+			// be on the side on which the reader saw the loop (their
+			// target is logged: where a round restarts is a judgement
+			// FORMAT 6.5 leaves open).
 			for _, l := range st.Loops {
 				checked++
 				want := w.Success
@@ -144,9 +146,7 @@ func TestProsePolarityRealWorld(t *testing.T) {
 					want = w.Failure
 				}
 				if !back(s, w.ID, want) {
-					// Loops are kept in the IR, not applied (FORMAT 6.5 is not
-					// run yet), so a loop the reader does not see is logged;
-					// once loops are applied this must be an error.
+					// Not applied, so not wrong; logged for the note.
 					t.Logf("%s: step %s: prose loops on %s to %s (%q), the reader's %s edge goes to %s", path, w.ID, l.Kind, l.Target, l.Label, l.Kind, want)
 				} else if want != l.Target {
 					t.Logf("%s: step %s: prose loops on %s to %s (%q), the reader to %s", path, w.ID, l.Kind, l.Target, l.Label, want)
@@ -203,7 +203,7 @@ Follow the steps. Continue to the next step even if a previous step fails.
 	for id, want := range map[string]string{
 		"1": "end(prose,otherwise)/2(prose,the issue persists)",
 		"2": "3(,)/4(,)",                          // the annotation wins over "If it fails, go to step 3"
-		"3": "4(,)/4(prose,even if it fails)",     // the loop is kept apart; the global statement holds
+		"3": "4(,)/1(prose,any check fails)",      // the loop is the failure edge; the global statement yields to it
 		"4": "end(,)/end(prose,even if it fails)", // the last step's next is the end
 	} {
 		if g := got(s.Step(id)); g != want {
@@ -213,6 +213,9 @@ Follow the steps. Continue to the next step even if a previous step fails.
 	st := s.Step("3")
 	if st.WaitFor != "the customer confirms" {
 		t.Errorf("step 3 waits for %q", st.WaitFor)
+	}
+	if ts := tmpl.Steps[2]; ts.FailureBound != 3 || ts.FailureThen != "" || ts.FailureFrom != FromProse {
+		t.Errorf("step 3's loop in the template: bound %d, then %q, from %q; want 3, \"\", prose", ts.FailureBound, ts.FailureThen, ts.FailureFrom)
 	}
 	if len(st.Loops) != 1 || st.Loops[0].Target != "1" || st.Loops[0].Bound != 3 || st.Loops[0].Kind != Failure {
 		t.Errorf("step 3 loops: %+v", st.Loops)

@@ -78,6 +78,10 @@ type Skill struct {
 	// looked for, so none is missing.
 	Unread bool
 
+	// Strict is true when the skill was read by FORMAT v1's rules only
+	// (Options.Strict): its loops are then cycles, as v1 has them.
+	Strict bool
+
 	// byID indexes Steps by ID (the first step of an ID), set by Compile
 	// so Step is not a scan per call. Skills built by hand go without.
 	byID map[string]*Step
@@ -222,13 +226,16 @@ type Step struct {
 	// section.
 	Range Range
 
-	// Loops are the back edges its prose states (FORMAT 6.5), kept here
-	// and not applied as edges until the runtime can run a round.
+	// Loops are the back edges its prose states (FORMAT 6.5), as read;
+	// each becomes the step's edge of its kind unless an annotation or a
+	// forward edge of the prose states that edge.
 	Loops []Loop
 	// WaitFor is what the step waits for outside the agent (FORMAT 6.6),
-	// read from prose; WaitRange is where it was written.
+	// from a wait annotation or else from prose; WaitRange is where it was
+	// written, WaitFrom is "prose" when prose said it.
 	WaitFor   string
 	WaitRange Range
+	WaitFrom  string
 	// ProseDropped says why the edges read from this step's prose were
 	// not applied after all (they would leave a step unreachable), or "".
 	ProseDropped string
@@ -288,6 +295,13 @@ type Edge struct {
 	// From says how a version 2 reading found the edge: empty for an
 	// annotation or a v1 default, "prose" for FORMAT 6.4.
 	From string
+	// Bound is how many times the edge may be taken when it loops
+	// (FORMAT 6.5: "at most 3 times"), 0 when none is written; Then is
+	// where it leads once the bound is used up ("then 6"), "" for fail.
+	// BoundRange is where the bound was written.
+	Bound      int
+	Then       string
+	BoundRange Range
 }
 
 // SubList is a numbered list inside a step: where it is, and the numbers

@@ -31,6 +31,11 @@ func (s *Skill) Template() *graph.Template {
 			GoalFrom:         st.GoalFrom,
 			SuccessFrom:      st.Success.From,
 			FailureFrom:      st.Failure.From,
+			SuccessBound:     st.Success.Bound,
+			SuccessThen:      st.Success.Then,
+			FailureBound:     st.Failure.Bound,
+			FailureThen:      st.Failure.Then,
+			WaitFor:          st.WaitFor,
 		})
 	}
 	t.Defaults()

@@ -24,6 +24,7 @@ const (
 	CodeUnreachable     = "unreachable-step"
 	CodeNoPathToEnd     = "no-path-to-end"
 	CodeEntryCannotEnd  = "entry-cannot-end"
+	CodeUnboundedLoop   = "unbounded-loop"
 )
 
 // Limits bound what a template may hold: what make_plan accepts, and so
@@ -35,11 +36,20 @@ type Limits struct {
 	MaxGoalLen  int // characters (code points) per goal
 	MaxTools    int // recommended tools per step
 	MaxTitleLen int // characters per title
+	// LoopRounds is the bound a loop without one takes (FORMAT.md 6.5,
+	// config limits.loop-rounds): how many times its back edge may be
+	// taken.
+	LoopRounds int
+	// Strict reads loops as FORMAT v1 does (--strict, infer: false): every
+	// loop is a cycle, bounded or not. It is no limit, but it changes what
+	// Check reports about loops, as the limits change what it reports
+	// about sizes.
+	Strict bool
 }
 
 // DefaultLimits are the runtime's limits (DESIGN.md §2).
 func DefaultLimits() Limits {
-	return Limits{MaxSteps: 100, MaxGoalLen: 500, MaxTools: 16, MaxTitleLen: 200}
+	return Limits{MaxSteps: 100, MaxGoalLen: 500, MaxTools: 16, MaxTitleLen: 200, LoopRounds: 3}
 }
 
 // OrDefault is l with each zero field set to its default.
@@ -56,6 +66,9 @@ func (l Limits) OrDefault() Limits {
 	}
 	if l.MaxTitleLen <= 0 {
 		l.MaxTitleLen = d.MaxTitleLen
+	}
+	if l.LoopRounds <= 0 {
+		l.LoopRounds = d.LoopRounds
 	}
 	return l
 }
@@ -177,8 +190,8 @@ func Check(t *Template, limits Limits) []Problem {
 	suggestions := 0
 	for i := range t.Steps {
 		st := &t.Steps[i]
-		for _, k := range []EdgeKind{Success, Failure} {
-			to := st.Next(k)
+		for _, e := range stepTargets(st) {
+			k, to := e.kind, e.to
 			if to == "" {
 				continue
 			}
@@ -186,7 +199,7 @@ func Check(t *Template, limits Limits) []Problem {
 				continue
 			}
 			p := Problem{Code: CodeUnknownTarget, Step: st.ID, Index: i, Edge: k, OnEdge: true,
-				Message: fmt.Sprintf("step %q: %s %q names no step", st.ID, k.Field(), to),
+				Message: fmt.Sprintf("step %q: %s %q names no step", st.ID, e.field, to),
 				Detail:  "valid targets: " + idList(t) + ", end, fail"}
 			// Numbers are not typos: "9" is not a near miss of "1". A few
 			// suggestions are enough, and each reads every ID.
@@ -204,6 +217,8 @@ func Check(t *Template, limits Limits) []Problem {
 		// Reachability from an entry that is not there would be noise.
 		return ps
 	}
+	g.v1Loops = l.Strict
+	g.loopRounds = l.LoopRounds
 	return append(ps, g.Problems()...)
 }
 
@@ -339,13 +354,22 @@ func idList(t *Template) string {
 // Problems reports the graph's own problems: loops, steps the entry never
 // reaches, steps that can never reach end, and an entry that can never
 // end, in source order of the steps they are about; on one step a loop
-// comes first. A loop is reported once, at its earliest step.
+// comes first. A loop is reported once, at its earliest step. Loops are
+// read as FORMAT v2 reads them (checkLoops) unless Check was given
+// Limits.Strict.
 func (g *Graph) Problems() []Problem {
 	if g.Len() == 0 {
 		return nil
 	}
+	if g.loopRounds <= 0 {
+		g.loopRounds = DefaultLimits().LoopRounds
+	}
 	var ps []Problem
-	ps = append(ps, g.checkCycles()...)
+	if g.v1Loops {
+		ps = append(ps, g.checkCycles()...)
+	} else {
+		ps = append(ps, g.checkLoops()...)
+	}
 	ps = append(ps, g.checkUnreachable()...)
 	ps = append(ps, g.checkEnd()...)
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Index < ps[j].Index })

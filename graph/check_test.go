@@ -8,17 +8,20 @@ import (
 
 func TestCheck(t *testing.T) {
 	tests := []struct {
-		name string
-		spec []string
-		want []string // "line code: message"
+		name   string
+		spec   []string
+		limits Limits
+		mod    func(*Template) // bounds and then targets, which spec cannot say
+		want   []string        // "line code: message"
 	}{
 		{
 			name: "clean",
 			spec: []string{"1 end 2", "2 - 4", "3 end 4", "4"},
 		},
 		{
-			name: "loop reported once at its first step",
-			spec: []string{"1", "2", "3 2"},
+			name:   "v1: loop reported once at its first step",
+			spec:   []string{"1", "2", "3 2"},
+			limits: Limits{Strict: true},
 			want: []string{
 				"1 entry-cannot-end: no path from the entry step \"1\" reaches end: every run of this skill fails or goes round a loop",
 				"2 cycle: steps 2 -> 3 -> 2 form a loop; a plan must always move forward: send the retry to a new step or to fail",
@@ -27,10 +30,66 @@ func TestCheck(t *testing.T) {
 			},
 		},
 		{
-			name: "self loop with a way out",
-			spec: []string{"1", "2 end 2"},
+			name:   "v1: self loop with a way out",
+			spec:   []string{"1", "2 end 2"},
+			limits: Limits{Strict: true},
+			mod:    func(t *Template) { t.Steps[1].FailureBound = 3 }, // v1 has no bounds: still a cycle
 			want: []string{
 				"2 cycle: step 2 leads back to itself; a plan must always move forward: send the retry to a new step or to fail",
+			},
+		},
+		{
+			name: "bounded retry loop",
+			spec: []string{"1", "2", "3", "4 end 2"},
+			mod:  func(t *Template) { t.Steps[3].FailureBound = 3 },
+		},
+		{
+			name: "bounded self loop with a then target, which only the then target reaches",
+			spec: []string{"1", "2 end 2", "3 end"},
+			mod:  func(t *Template) { t.Steps[1].FailureBound, t.Steps[1].FailureThen = 2, "3" },
+		},
+		{
+			name: "unbounded loop takes the default",
+			spec: []string{"1", "2 end 2"},
+			want: []string{
+				"2 unbounded-loop: step 2 on failure goes back to itself with no bound: the loop is taken at most 3 times, then the plan fails",
+			},
+		},
+		{
+			name:   "unbounded loop with a configured default",
+			spec:   []string{"1", "2", "3 end 1"},
+			limits: Limits{LoopRounds: 5},
+			want: []string{
+				"3 unbounded-loop: step 3 on failure goes back to step 1 with no bound: the loop is taken at most 5 times, then the plan fails",
+			},
+		},
+		{
+			name: "loop nothing can leave",
+			spec: []string{"1", "2 3 3", "3 2 2"},
+			mod: func(t *Template) {
+				t.Steps[2].SuccessBound, t.Steps[2].SuccessThen, t.Steps[2].FailureBound, t.Steps[2].FailureThen = 2, "3", 2, "2"
+			},
+			want: []string{
+				"1 entry-cannot-end: no path from the entry step \"1\" reaches end: every run of this skill fails or goes round a loop",
+				"2 cycle: steps 2 -> 3 -> 2 form a loop nothing can leave: every edge of its steps, and where each bound leads, stays inside it",
+				"2 no-path-to-end: step \"2\" can never reach end: every path from it fails or goes round a loop",
+				"3 no-path-to-end: step \"3\" can never reach end: every path from it fails or goes round a loop",
+			},
+		},
+		{
+			name: "then target back into the loop",
+			spec: []string{"1", "2", "3 end 2"},
+			mod:  func(t *Template) { t.Steps[2].FailureBound, t.Steps[2].FailureThen = 3, "2" },
+			want: []string{
+				"3 cycle: step 3: once its failure bound is used up, failure_then \"2\" leads back into the loop 2 -> 3 -> 2, which could then go round for ever",
+			},
+		},
+		{
+			name: "unknown then target",
+			spec: []string{"1 end 1"},
+			mod:  func(t *Template) { t.Steps[0].FailureBound, t.Steps[0].FailureThen = 3, "9" },
+			want: []string{
+				"1 unknown-target: step \"1\": failure_then \"9\" names no step",
 			},
 		},
 		{
@@ -61,8 +120,11 @@ func TestCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tm := skill(tt.spec...)
+			if tt.mod != nil {
+				tt.mod(tm)
+			}
 			var got []string
-			for _, p := range Check(tm, Limits{}) {
+			for _, p := range Check(tm, tt.limits) {
 				if p.Index < 0 || tm.Steps[p.Index].ID != p.Step {
 					t.Errorf("%s: index %d does not hold step %q", p.Code, p.Index, p.Step)
 					continue
@@ -79,7 +141,7 @@ func TestCheck(t *testing.T) {
 func TestCheckDetail(t *testing.T) {
 	s := skill("1", "2", "3 4 2", "4 2 end")
 	s.Steps[2].FailureLabel = "retry"
-	ds := Check(s, Limits{})
+	ds := Check(s, Limits{Strict: true})
 	if len(ds) != 1 {
 		t.Fatalf("want one cycle diagnostic, got %v", ds)
 	}

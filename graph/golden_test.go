@@ -72,7 +72,7 @@ func TestGolden(t *testing.T) {
 					r = st.Range
 				}
 				severity := "error"
-				if d.Code == graph.CodeNoPathToEnd {
+				if d.Code == graph.CodeNoPathToEnd || d.Code == graph.CodeUnboundedLoop {
 					severity = "warning"
 				}
 				fmt.Fprintf(&diags, "%d:%d: %s: %s [%s]\n", r.Start.Line, r.Start.Column, severity, d.Message, d.Code)

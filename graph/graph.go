@@ -15,7 +15,7 @@ type Edge struct {
 	Kind EdgeKind
 	// Label is what a drawing writes on the edge: the step's success or
 	// failure label (the author's LABEL, else the key word of an explicit
-	// edge such as "yes"), else "".
+	// edge such as "yes"), else "", with a loop's bound (boundLabel).
 	Label string
 }
 
@@ -46,8 +46,15 @@ type Graph struct {
 	// failure edge, as node indexes; Edges() spells them out on demand.
 	// Edges to unknown targets are left out (the compiler reports them)
 	// and counted in dropped.
-	edges   []edge
-	dropped int
+	edges []edge
+	// thens are the arcs of bounded edges once the bound is used up
+	// (addThens), in source order of their steps.
+	thens []edge
+	// v1Loops is Limits.Strict: every loop is a cycle, as in FORMAT v1.
+	v1Loops bool
+	// loopRounds is Limits.LoopRounds, for messages.
+	loopRounds int
+	dropped    int
 
 	// The arcs in compressed rows: one arc per (from, to) pair, as in the
 	// library's graph. The arcs out of node v are succ[succAt[v]:succAt[v+1]],
@@ -119,6 +126,7 @@ func build(t *Template) (*Graph, error) {
 		st := &t.Steps[i]
 		g.addEdge(i, Success, st.NextOnSuccess)
 		g.addEdge(i, Failure, st.NextOnFailure)
+		g.addThens(i)
 	}
 	g.buildArcs()
 	g.reach = g.reachable()
@@ -199,9 +207,50 @@ func (g *Graph) addEdge(from int, kind EdgeKind, to string) {
 
 // spell turns an internal edge into an Edge, reading its label from the
 // step.
+// addThens adds, for each bounded edge of step i, the arc to where it
+// leads once its bound is used up (FORMAT.md 6.5: its then target, else
+// fail). They are arcs, not edges: reachability and loops see them, while
+// Edges, and so the renderings, show the edges as written.
+func (g *Graph) addThens(i int) {
+	st := &g.tmpl.Steps[i]
+	for _, k := range []EdgeKind{Success, Failure} {
+		if st.Bound(k) <= 0 {
+			continue
+		}
+		if to, ok := g.lookup(st.Then(k)); ok {
+			g.thens = append(g.thens, edge{from: int32(i), to: int32(to), kind: k})
+		}
+	}
+}
+
 func (g *Graph) spell(e edge) Edge {
 	st := &g.tmpl.Steps[e.from]
-	return Edge{From: st.ID, To: g.nodes[e.to], Kind: e.kind, Label: st.Label(e.kind)}
+	return Edge{From: st.ID, To: g.nodes[e.to], Kind: e.kind, Label: boundLabel(st, e.kind)}
+}
+
+// boundLabel is an edge's label with its bound, so a drawing shows how
+// often a loop goes round: "retry (at most 3 times)", "at most 3 times,
+// then 6". An edge without a bound keeps its label as it is.
+func boundLabel(st *Step, k EdgeKind) string {
+	label, b := st.Label(k), st.Bound(k)
+	if b <= 0 {
+		return label
+	}
+	bound := fmt.Sprintf("at most %d times", b)
+	if b == 1 {
+		bound = "at most once"
+	}
+	then := st.SuccessThen
+	if k == Failure {
+		then = st.FailureThen
+	}
+	if then != "" {
+		bound += ", then " + then
+	}
+	if label == "" {
+		return bound
+	}
+	return label + " (" + bound + ")"
 }
 
 // numbered finds a step whose ID is its list number without the map: in a
@@ -243,17 +292,22 @@ func (g *Graph) buildArcs() {
 	g.succAt = make([]int32, n+1)
 	g.succ = make([]int32, 0, len(g.edges))
 	predCount := make([]int32, n+1)
-	for i, v := 0, 0; v < n; v++ {
+	for i, j, v := 0, 0, 0; v < n; v++ {
 		g.succAt[v] = int32(len(g.succ))
 		start := len(g.succ)
-		for ; i < len(g.edges) && int(g.edges[i].from) == v; i++ {
-			w := g.edges[i].to
+		add := func(w int32) {
 			if !slices.Contains(g.succ[start:], w) {
 				g.succ = append(g.succ, w)
 				predCount[w+1]++
 			}
 		}
-		slices.Sort(g.succ[start:]) // at most two arcs
+		for ; i < len(g.edges) && int(g.edges[i].from) == v; i++ {
+			add(g.edges[i].to)
+		}
+		for ; j < len(g.thens) && int(g.thens[j].from) == v; j++ {
+			add(g.thens[j].to)
+		}
+		slices.Sort(g.succ[start:]) // at most four arcs
 	}
 	g.succAt[n] = int32(len(g.succ))
 

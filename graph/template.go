@@ -75,6 +75,18 @@ type Step struct {
 	GoalFrom    string `json:"goal_from,omitempty" yaml:"goal_from,omitempty" jsonschema:"where the compiler read the goal from, for a version 2 inference; leave it out"`
 	SuccessFrom string `json:"success_from,omitempty" yaml:"success_from,omitempty" jsonschema:"where the compiler read the success edge from, for a version 2 inference; leave it out"`
 	FailureFrom string `json:"failure_from,omitempty" yaml:"failure_from,omitempty" jsonschema:"where the compiler read the failure edge from, for a version 2 inference; leave it out"`
+
+	// A loop (FORMAT.md 6.5): an edge back to this step or an earlier one
+	// may be taken at most Bound times; after that it leads to Then
+	// (default fail). Zero and empty for an edge that is no loop, so v1
+	// templates are unchanged.
+	SuccessBound int    `json:"success_bound,omitempty" yaml:"success_bound,omitempty" jsonschema:"when next_on_success goes back to this step or an earlier one (a loop): how many times it may be taken, e.g. 3. Required for such an edge in your own steps"`
+	SuccessThen  string `json:"success_then,omitempty" yaml:"success_then,omitempty" jsonschema:"where the success edge leads once success_bound is used up: a step ID, end or fail. Default: fail"`
+	FailureBound int    `json:"failure_bound,omitempty" yaml:"failure_bound,omitempty" jsonschema:"when next_on_failure goes back to this step or an earlier one (a retry loop): how many times it may be taken, e.g. 3. Required for such an edge in your own steps"`
+	FailureThen  string `json:"failure_then,omitempty" yaml:"failure_then,omitempty" jsonschema:"where the failure edge leads once failure_bound is used up: a step ID, end or fail. Default: fail"`
+	// WaitFor is what the step waits for outside the agent (FORMAT.md
+	// 6.6): a person's answer, a signed form, an approval.
+	WaitFor string `json:"wait_for,omitempty" yaml:"wait_for,omitempty" jsonschema:"what the step waits for outside the agent, e.g. the customer's signed form; shown while the step is in progress"`
 }
 
 // Next is the step's edge of the given kind.
@@ -83,6 +95,28 @@ func (s *Step) Next(k EdgeKind) string {
 		return s.NextOnFailure
 	}
 	return s.NextOnSuccess
+}
+
+// Bound is how many times the step's edge of the given kind may be taken
+// when it is a loop, 0 when no bound is written.
+func (s *Step) Bound(k EdgeKind) int {
+	if k == Failure {
+		return s.FailureBound
+	}
+	return s.SuccessBound
+}
+
+// Then is where the step's edge of the given kind leads once its bound is
+// used up: as written, else fail.
+func (s *Step) Then(k EdgeKind) string {
+	t := s.SuccessThen
+	if k == Failure {
+		t = s.FailureThen
+	}
+	if t == "" {
+		return Fail
+	}
+	return t
 }
 
 // Label is the step's label for the edge of the given kind.

@@ -322,6 +322,11 @@ func (l *configLoader) limits(c *Config, n *yaml.Node) {
 			dst, ceiling = &c.Limits.MaxTools, hard.MaxTools
 		case "plan-max-title-length":
 			dst, ceiling = &c.Limits.MaxTitleLen, hard.MaxTitleLen
+		case "loop-rounds":
+			// The bound a loop without one takes (unbounded-loop); the
+			// runtime applies the same default, so a higher one is a
+			// choice of the author's, not a limit of make_plan's.
+			dst = &c.Limits.LoopRounds
 		default:
 			l.errorf(k, "unknown limit %q%s", k.Value, didYouMean(k.Value, limitKeys))
 			continue
@@ -340,7 +345,7 @@ func (l *configLoader) limits(c *Config, n *yaml.Node) {
 }
 
 // limitKeys are the keys of the config's limits section.
-var limitKeys = []string{"max-tools", "max-goal-length", "plan-max-steps", "plan-max-goal-length", "plan-max-tools", "plan-max-title-length"}
+var limitKeys = []string{"max-tools", "max-goal-length", "plan-max-steps", "plan-max-goal-length", "plan-max-tools", "plan-max-title-length", "loop-rounds"}
 
 func (l *configLoader) tools(c *Config, n *yaml.Node) {
 	c.HasTools = true

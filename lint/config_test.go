@@ -64,8 +64,8 @@ ignore:
 				t.Errorf("limits/ignore: %+v", c)
 			}
 		}},
-		{name: "hard limits lowered", src: "limits:\n  plan-max-steps: 40\n  plan-max-goal-length: 300\n  plan-max-tools: 8\n  plan-max-title-length: 90\n", check: func(t *testing.T, c *Config) {
-			if want := (graph.Limits{MaxSteps: 40, MaxGoalLen: 300, MaxTools: 8, MaxTitleLen: 90}); c.Limits != want {
+		{name: "hard limits lowered", src: "limits:\n  plan-max-steps: 40\n  plan-max-goal-length: 300\n  plan-max-tools: 8\n  plan-max-title-length: 90\n  loop-rounds: 5\n", check: func(t *testing.T, c *Config) {
+			if want := (graph.Limits{MaxSteps: 40, MaxGoalLen: 300, MaxTools: 8, MaxTitleLen: 90, LoopRounds: 5}); c.Limits != want {
 				t.Errorf("limits = %+v, want %+v", c.Limits, want)
 			}
 		}},

@@ -65,6 +65,8 @@ var GraphAnalysis = &Analysis{
 		if p.Config != nil {
 			limits = p.Config.Limits
 		}
+		// FORMAT v1 has no bounds: under --strict every loop is a cycle.
+		limits.Strict = p.Skill.Strict
 		return &GraphResult{Template: t, Limits: limits.OrDefault(), Problems: graph.Check(t, limits)}
 	},
 }

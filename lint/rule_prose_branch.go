@@ -25,8 +25,8 @@ reports each reading as info, quoting the words read, with the annotation
 that says the same (what skillc fix writes). A condition that reads as a
 failure or a negative ("persists", "fails", "is not", "no records") is the
 failure edge, any other the success edge; the other side of a decision goes
-to the next step. Loops ("go back to step 2") and waits are reported too;
-loops are kept but not yet run. It is a warning where an annotation and the
+to the next step. Loops ("go back to step 2", with the bound written, FORMAT
+6.5) and waits are reported too. It is a warning where an annotation and the
 prose disagree: the annotation wins. Prose that reads as a branch but
 cannot be read (a step that does not exist, a condition whose side cannot
 be told, a stop under a condition that is not a failure, two sentences
@@ -169,8 +169,8 @@ func proseEdge(p *Pass, st *compiler.Step, kind compiler.EdgeKind, target string
 	p.Report(d)
 }
 
-// proseLoop reports a back edge read from prose: kept in the step, not yet
-// run, with the annotation of FORMAT 6.5 that says the same.
+// proseLoop reports a back edge read from prose, applied or not, with the
+// annotation of FORMAT 6.5 that says the same.
 func proseLoop(p *Pass, st *compiler.Step, e *prose.Edge) {
 	kind := compiler.EdgeKind(e.Kind)
 	edge := st.Success
@@ -197,13 +197,25 @@ func proseLoop(p *Pass, st *compiler.Step, e *prose.Edge) {
 		d.Summary = fmt.Sprintf("step %q: its annotation sends the %s edge to %q, its prose loops back to %q", st.ID, kind, edge.Target, e.Target)
 		d.Detail = fmt.Sprintf("%q reads as a loop; the annotation wins, so make them agree", e.Quote)
 		d.Suggestion = ""
-	case len(st.Loops) == 0:
-		// Strict mode keeps no loops; the finding reads as in the
-		// default mode, where loops are kept but not yet run.
-		d.Summary = fmt.Sprintf("step %q: its prose loops back to %q on %s; skillc does not run loops yet", st.ID, e.Target, kind)
+	case edge.From == compiler.FromProse && edge.Target == e.Target:
+		d.Summary = fmt.Sprintf("step %q: its %s edge loops back to %q, read from its prose", st.ID, kind, e.Target)
+		if e.Bound == 0 {
+			d.Summary += " (no bound written: it takes the default)"
+		}
 		d.Detail = fmt.Sprintf("read from %q", e.Quote)
+	case len(st.Loops) == 0:
+		// Strict mode keeps no loops.
+		d.Summary = fmt.Sprintf("step %q: its prose loops back to %q on %s, which strict mode does not apply", st.ID, e.Target, kind)
+		d.Detail = fmt.Sprintf("read from %q", e.Quote)
+	case st.ProseDropped != "":
+		d.Summary = fmt.Sprintf("step %q: its prose loops back to %q on %s, which is not applied: %s", st.ID, e.Target, kind, st.ProseDropped)
+		d.Detail = fmt.Sprintf("read from %q", e.Quote)
+	case e.Target == st.ID && strings.Contains(e.Label, "until "):
+		// compiler.firstBack: "keep X until C" names no step to go back to.
+		d.Summary = fmt.Sprintf("step %q: its prose repeats it %s, but names no step to go back to, so no loop is applied", st.ID, e.Label)
+		d.Detail = fmt.Sprintf("read from %q; write the loop as an annotation if a round should start over at this step or an earlier one", e.Quote)
 	default:
-		d.Summary = fmt.Sprintf("step %q: its prose loops back to %q on %s; skillc does not run loops yet", st.ID, e.Target, kind)
+		d.Summary = fmt.Sprintf("step %q: its prose loops back to %q on %s, but another of its branches states that edge", st.ID, e.Target, kind)
 		d.Detail = fmt.Sprintf("read from %q", e.Quote)
 	}
 	p.Report(d)

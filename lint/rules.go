@@ -32,6 +32,7 @@ var Rules = []*Rule{
 	RuleListSplit,
 	// the graph (graph.Check)
 	RuleCycle,
+	RuleUnboundedLoop,
 	RuleUnreachableStep,
 	RuleNoPathToEnd,
 	RuleEntryCannotEnd,

@@ -173,13 +173,13 @@ func TestProseBranchIR(t *testing.T) {
 			// The annotation wins; the prose disagrees with it.
 			`t.md:6:4 warning step "1": its annotation sends the success edge to "3", its prose to "2" | `,
 			`t.md:5:4 info step "1": its failure edge, to "fail", is read from its prose | - on failure (tests fail): fail`,
-			`t.md:9:4 info step "2": its prose loops back to "1" on failure; skillc does not run loops yet | - on failure (the check fails): 1 (at most 3 times)`,
+			`t.md:9:4 info step "2": its failure edge loops back to "1", read from its prose | - on failure (the check fails): 1 (at most 3 times)`,
 			`t.md:9:58 info step "2" waits for "approval", read from its prose | - wait: approval`,
 			`t.md:12:4 info step "3": prose reads as a branch, but skillc cannot read it | `,
 		}
 		if strict {
 			want[1] = `t.md:5:4 info step "1": its prose reads as the failure edge to "fail", which strict mode does not apply | - on failure (tests fail): fail`
-			// want[2], the loop, reads the same: loops are not run in either mode.
+			want[2] = `t.md:9:4 info step "2": its prose loops back to "1" on failure, which strict mode does not apply | - on failure (the check fails): 1 (at most 3 times)`
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("strict=%v prose-branch:\n%s\nwant:\n%s", strict, strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -177,6 +177,9 @@ var v2Inputs = map[string]bool{
 	// FORMAT 6.1: the hosts' frontmatter
 	"document-frontmatter.md": true, "document-frontmatter-cover.md": true, "frontmatter-host-keys.md": true,
 	"unknown-tool-patterns.md": true, "unused-tool-no-step-tools.md": true, "unused-tool-patterns.md": true,
+	// FORMAT 6.5: loops, which v1 reads as cycles (cycle-strict.md is
+	// their v1 reading); the graph tests' cycle.md and nested-cycles.md too
+	"cycle.md": true, "unbounded-loop.md": true, "forward.md": true, "nested-cycles.md": true, "suppress.md": true,
 }
 
 // TestV1InputsReadTheSameStrict: every v1 input of the rule tests and the

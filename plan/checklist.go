@@ -36,12 +36,16 @@ func checklist(p *Plan) string {
 			goalw = max(goalw, min(utf8.RuneCountInString(s.Goal), maxGoalColumn))
 		}
 	}
+	rounds := p.roundNotes()
 	for _, s := range p.Steps {
 		fmt.Fprintf(&b, "%s %s  %s", marker(s.Status), pad(s.ID, idw), s.Goal)
 		if len(s.RecommendedTools) > 0 {
 			b.WriteString(strings.Repeat(" ", max(goalw-utf8.RuneCountInString(s.Goal), 0)+2))
 			b.WriteString("tools: ")
 			b.WriteString(strings.Join(s.RecommendedTools, ", "))
+		}
+		if r := rounds[s.ID]; r != "" {
+			fmt.Fprintf(&b, "  (%s)", r)
 		}
 		b.WriteByte('\n')
 	}
@@ -56,8 +60,11 @@ func checklist(p *Plan) string {
 		if s.Status == StepInProgress {
 			next = true
 			fmt.Fprintf(&b, "next: %s %s (%s, %s)\n", s.ID, s.Goal,
-				edgeText("on success", s.SuccessLabel, s.NextOnSuccess),
-				edgeText("on failure", s.FailureLabel, s.NextOnFailure))
+				edgeText("on success", s.SuccessLabel, p.edgeTarget(&s, graph.Success)),
+				edgeText("on failure", s.FailureLabel, p.edgeTarget(&s, graph.Failure)))
+			if s.WaitFor != "" {
+				fmt.Fprintf(&b, "waits for: %s\n", s.WaitFor)
+			}
 		}
 	}
 	switch Outcome(p) {

@@ -17,6 +17,7 @@ func FuzzOperations(f *testing.F) {
 	f.Add([]byte(`{"title":"t","steps":[{"id":"x","goal":"a","next_on_success":"END"},{"goal":"b"}]}`), []byte(`{"fail":["x","2"],"skip":["2"]}`))
 	f.Add([]byte(`{"title":"t","steps":[{"goal":"a","recommended_tools":["a","a"," b"]}]}`), []byte(`{"uncheck":["1"],"check":[]}`))
 	f.Add([]byte(`{"title":"t","steps":[{"id":"1","goal":"a"},{"id":"1","goal":"b"}]}`), []byte(`{}`))
+	f.Add([]byte(`{"title":"t","steps":[{"goal":"a"},{"goal":"b","next_on_failure":"1","failure_bound":2,"failure_then":"3"},{"goal":"c","wait_for":"w"}]}`), []byte(`{"check":["1"],"fail":["2"]}`))
 	f.Fuzz(func(t *testing.T, makeJSON, changesJSON []byte) {
 		var in plan.MakeInput
 		if json.Unmarshal(makeJSON, &in) != nil {
@@ -35,7 +36,7 @@ func FuzzOperations(f *testing.F) {
 		}
 		inProgress := 0
 		for _, s := range p.Steps {
-			if !ids[s.NextOnSuccess] || !ids[s.NextOnFailure] {
+			if !ids[s.NextOnSuccess] || !ids[s.NextOnFailure] || s.SuccessThen != "" && !ids[s.SuccessThen] || s.FailureThen != "" && !ids[s.FailureThen] {
 				t.Fatalf("step %q has an unresolved edge: %q / %q", s.ID, s.NextOnSuccess, s.NextOnFailure)
 			}
 			if s.Status == plan.StepInProgress {
@@ -60,6 +61,12 @@ func FuzzOperations(f *testing.F) {
 		}
 		if !strings.Contains(plan.Checklist(q), "· active ·") {
 			t.Fatalf("an updated plan is not active:\n%s", plan.Checklist(q))
+		}
+		// One update takes each edge at most once: a round is counted once.
+		for key, n := range q.Rounds {
+			if n > 1 || n < 0 {
+				t.Fatalf("one update counted %d rounds on %s", n, key)
+			}
 		}
 		c, err := plan.Close(q, "note", "", plan.Changes{}, t0)
 		if err != nil || c.Status == plan.StatusActive {

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -66,11 +67,20 @@ func Make(prev *Plan, in MakeInput, id string, now time.Time) (p *Plan, supersed
 		}
 	}
 	t.Defaults()
+	if in.Template != nil {
+		// A compiled skill's loop without a bound takes the default, as
+		// lint (unbounded-loop) told its author; an agent's own steps
+		// must say it (below).
+		graph.BoundLoops(&t, in.Limits.LoopRounds)
+	}
 	for _, pr := range graph.Check(&t, in.Limits) {
 		if code, refused := refusal(pr.Code); refused {
 			msg := pr.Message
 			if pr.Detail != "" {
 				msg += "; " + pr.Detail
+			}
+			if pr.Code == graph.CodeUnboundedLoop {
+				msg = unboundedMessage(pr, t.Steps[pr.Index])
 			}
 			return nil, nil, &Error{Code: code, Msg: msg}
 		}
@@ -115,10 +125,22 @@ func refusal(code string) (Code, bool) {
 		return CodeUnknownStep, true
 	case graph.CodeLimit:
 		return CodeLimit, true
-	case graph.CodeCycle:
+	case graph.CodeCycle, graph.CodeUnboundedLoop:
 		return CodeCycle, true
 	}
 	return CodeInvalid, true
+}
+
+// unboundedMessage is the refusal of a loop without a bound in an agent's
+// own steps, with the fix in make_plan's own fields.
+func unboundedMessage(pr graph.Problem, st graph.Step) string {
+	to := st.Next(pr.Edge)
+	back := "step " + strconv.Quote(to)
+	if to == st.ID {
+		back = "itself"
+	}
+	return fmt.Sprintf("step %q: %s goes back to %s, a loop with no bound: set %s on step %q to how many times it may be taken (e.g. 3), and %s to where it goes after that (default fail)",
+		st.ID, pr.Edge.Field(), back, pr.Edge.BoundField(), st.ID, pr.Edge.ThenField())
 }
 
 // normalize forgives what a model types loosely, before the step is
@@ -132,6 +154,9 @@ func normalize(s graph.Step) graph.Step {
 	s.NextOnFailure = target(s.NextOnFailure)
 	s.SuccessLabel = strings.TrimSpace(s.SuccessLabel)
 	s.FailureLabel = strings.TrimSpace(s.FailureLabel)
+	s.SuccessThen = thenTarget(s.SuccessThen)
+	s.FailureThen = thenTarget(s.FailureThen)
+	s.WaitFor = strings.Join(strings.Fields(s.WaitFor), " ")
 	s.Detail = strings.TrimSpace(s.Detail)
 	tools := make([]string, 0, len(s.RecommendedTools))
 	seen := make(map[string]bool, len(s.RecommendedTools))
@@ -144,6 +169,15 @@ func normalize(s graph.Step) graph.Step {
 	}
 	s.RecommendedTools = tools
 	return s
+}
+
+// thenTarget is target for a then field, which stays empty (fail) when
+// not given.
+func thenTarget(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	return target(s)
 }
 
 func target(s string) string {

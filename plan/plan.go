@@ -7,8 +7,8 @@
 //   - Make: a missing step ID is the step's 1-based position; a missing
 //     success edge is the next step (after the last: end), a missing
 //     failure edge fail. Edges may name end and fail in any case and a step
-//     as "#id". Unknown targets, duplicate, invalid or reserved IDs and
-//     loops are refused, as are the limits (graph.Limits: 100 steps, 500
+//     as "#id". Unknown targets, duplicate, invalid or reserved IDs, loops
+//     without a bound (steps) or that nothing can leave are refused, as are the limits (graph.Limits: 100 steps, 500
 //     characters per goal, 16 tools per step, 200 per title), all decided
 //     by graph.Check, the check lint runs too. Steps that no edge reaches
 //     are allowed: an agent's own plan may list a fallback it never takes.
@@ -56,6 +56,9 @@ type Plan struct {
 	// Skill names the workflow skill the plan was seeded from, if any.
 	Skill string `json:"skill,omitempty"`
 	Steps []Step `json:"steps"`
+	// Rounds counts the rounds of each loop taken so far (FORMAT.md 6.5),
+	// by edge: "4:failure" is step 4's failure edge. See startRound.
+	Rounds map[string]int `json:"rounds,omitempty"`
 	// Note is the closing note.
 	Note      string    `json:"note,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
@@ -97,6 +100,12 @@ func (p *Plan) Clone() *Plan {
 		return nil
 	}
 	c := *p
+	if p.Rounds != nil {
+		c.Rounds = make(map[string]int, len(p.Rounds))
+		for k, v := range p.Rounds {
+			c.Rounds[k] = v
+		}
+	}
 	c.Steps = make([]Step, len(p.Steps))
 	for i, s := range p.Steps {
 		s.RecommendedTools = append([]string(nil), s.RecommendedTools...)

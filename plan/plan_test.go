@@ -104,7 +104,7 @@ func TestMake(t *testing.T) {
 			edges: "find>refund/ask refund>end/fail ask>refund/fail", entry: "find"},
 		{name: "mixed ids take positions", in: plan.MakeInput{Title: "t", Steps: []graph.Step{
 			{Goal: "a"}, {ID: "x", Goal: "b"}, {Goal: "c", NextOnSuccess: "1"}}},
-			code: plan.CodeCycle, message: "steps 1 -> x -> 3 -> 1 form a loop"},
+			code: plan.CodeCycle, message: `step "3": next_on_success goes back to step "1", a loop with no bound: set success_bound on step "3"`},
 		{name: "template", in: plan.MakeInput{Template: acat()},
 			edges: "1>end/2 2>3/4 3>end/4 4>end/fail", entry: "1"},
 		{name: "template and steps", in: plan.MakeInput{Template: acat(), Steps: goals(1)},
@@ -144,9 +144,17 @@ func TestMake(t *testing.T) {
 		{name: "unknown entry", in: plan.MakeInput{Template: &graph.Template{Title: "t", Entry: "9", Steps: []graph.Step{{ID: "1", Goal: "a"}}}},
 			code: plan.CodeUnknownStep, message: `the entry "9" names no step`},
 		{name: "cycle", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}, {Goal: "c", NextOnFailure: "2"}}},
-			code: plan.CodeCycle, message: "steps 2 -> 3 -> 2 form a loop; a plan must always move forward"},
+			code: plan.CodeCycle, message: `step "3": next_on_failure goes back to step "2", a loop with no bound: set failure_bound on step "3" to how many times it may be taken (e.g. 3), and failure_then to where it goes after that (default fail)`},
+		{name: "bounded loop", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}, {Goal: "c", NextOnFailure: "2", FailureBound: 3}}},
+			edges: "1>2/fail 2>3/fail 3>end/2", entry: "1"},
+		{name: "loop nothing can leave", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a", NextOnFailure: "2"}, {Goal: "b", NextOnFailure: "1", FailureBound: 2, FailureThen: "1", NextOnSuccess: "1", SuccessBound: 2, SuccessThen: "1"}}},
+			code: plan.CodeCycle, message: "form a loop nothing can leave"},
+		{name: "unknown then", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a", NextOnFailure: "1", FailureBound: 2, FailureThen: "9"}}},
+			code: plan.CodeUnknownStep, message: `failure_then "9" names no step`},
+		{name: "template loop takes the default bound", in: plan.MakeInput{Template: &graph.Template{Title: "t", Steps: []graph.Step{{Goal: "a"}, {Goal: "b", NextOnFailure: "1"}}}},
+			edges: "1>2/fail 2>end/1", entry: "1"},
 		{name: "self loop", in: plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a", NextOnFailure: "1"}}},
-			code: plan.CodeCycle, message: "step 1 leads back to itself; a plan must always move forward: send the retry to a new step or to fail; the loop: 1 on failure goes to 1"},
+			code: plan.CodeCycle, message: `step "1": next_on_failure goes back to itself, a loop with no bound: set failure_bound`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

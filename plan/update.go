@@ -93,6 +93,7 @@ func apply(p *Plan, ch Changes, now time.Time) (*Plan, error) {
 		default:
 			continue
 		}
+		next = startRound(out, c.id, next)
 		if s := out.Step(next); s != nil && s.Status == StepPending {
 			s.Status = StepInProgress
 		}
@@ -149,7 +150,9 @@ func Outcome(p *Plan) Status {
 		steps[p.Steps[i].ID] = &p.Steps[i]
 	}
 	cur := p.Entry
-	// A valid plan has no cycles; the bound keeps a corrupt one finite.
+	// A finished step inside a loop with rounds left has been reset to
+	// pending, so the walk goes round no loop; the bound keeps a corrupt
+	// plan finite.
 	for range len(p.Steps) + 1 {
 		if cur == graph.End {
 			return StatusCompleted
@@ -161,7 +164,7 @@ func Outcome(p *Plan) Status {
 		if s == nil {
 			break
 		}
-		next, ok := recordedEdge(s)
+		next, ok := p.taken(s)
 		if !ok {
 			break
 		}
@@ -169,7 +172,7 @@ func Outcome(p *Plan) Status {
 	}
 	end, fail := false, false
 	for i := range p.Steps {
-		next, ok := recordedEdge(&p.Steps[i])
+		next, ok := p.taken(&p.Steps[i])
 		end = end || ok && next == graph.End
 		fail = fail || ok && next == graph.Fail
 	}
@@ -180,17 +183,6 @@ func Outcome(p *Plan) Status {
 		return StatusFailed
 	}
 	return StatusActive
-}
-
-// recordedEdge is the edge a finished step took.
-func recordedEdge(s *Step) (string, bool) {
-	switch s.Status {
-	case StepDone, StepSkipped:
-		return s.NextOnSuccess, true
-	case StepFailed:
-		return s.NextOnFailure, true
-	}
-	return "", false
 }
 
 // deriveStatus maps an Outcome to the status close_plan uses.

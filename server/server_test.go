@@ -234,6 +234,52 @@ func TestMakeFromSteps(t *testing.T) {
 	}
 }
 
+// TestRetryLoop is FORMAT 6.5's walk through the MCP tools, with a skill
+// from a --skills folder: step 4 goes back to step 2 on failure at most 3
+// times. Each of three failures starts a round at step 2, which every
+// result shows; the fourth takes fail, and close_plan derives failed.
+func TestRetryLoop(t *testing.T) {
+	dir := t.TempDir()
+	src := "---\nname: deploy\ndescription: Deploy a release and check it. Use when a release is tagged.\n---\n# Deploy a release\n\n" +
+		"1. Build the release.\n2. Deploy it.\n3. Run the smoke tests.\n4. Check the health endpoint.\n   - wait: the on-call engineer's go-ahead\n   - on failure: 2 (at most 3 times)\n5. Announce it.\n"
+	if err := os.MkdirAll(filepath.Join(dir, "deploy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "deploy", "SKILL.md"), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, nil, dir)
+	cs := e.client("alice", "release-7")
+	p, _ := ok(t, cs, "make_plan", map[string]any{"skill": "deploy"})
+	if s := p.Steps[3]; s.FailureBound != 3 || s.NextOnFailure != "2" || s.WaitFor != "the on-call engineer's go-ahead" {
+		t.Fatalf("step 4: %+v", s.Step)
+	}
+	_, txt := ok(t, cs, "update_plan", map[string]any{"check": []string{"1", "2", "3"}})
+	if !strings.Contains(txt, "waits for: the on-call engineer's go-ahead") {
+		t.Errorf("step 4 in progress, the result does not say what it waits for:\n%s", txt)
+	}
+	for round := 1; round <= 3; round++ {
+		p, txt := ok(t, cs, "update_plan", map[string]any{"fail": []string{"4"}})
+		if got, want := statuses(p), "1=done 2=in_progress 3=pending 4=pending 5=pending"; got != want || p.Rounds["4:failure"] != round {
+			t.Fatalf("failure %d of step 4: %s, rounds %v; want %s", round, got, p.Rounds, want)
+		}
+		if want := fmt.Sprintf("[>] 2  Deploy it.  (round %d of 3)", round); !strings.Contains(txt, want) {
+			t.Fatalf("failure %d of step 4: the result lacks %q:\n%s", round, want, txt)
+		}
+		if _, txt := ok(t, cs, "view_plan", nil); !strings.Contains(txt, fmt.Sprintf("(round %d of 3)", round)) {
+			t.Fatalf("view_plan does not show round %d:\n%s", round, txt)
+		}
+		ok(t, cs, "update_plan", map[string]any{"check": []string{"2", "3"}})
+	}
+	p, txt = ok(t, cs, "update_plan", map[string]any{"fail": []string{"4"}})
+	if got := statuses(p); got != "1=done 2=done 3=done 4=failed 5=pending" || !strings.Contains(txt, "the path reached fail") {
+		t.Fatalf("the fourth failure: %s\n%s", got, txt)
+	}
+	if p, _ := ok(t, cs, "close_plan", map[string]any{"note": "unhealthy after three redeploys"}); p.Status != "failed" {
+		t.Fatalf("close: status %s, want failed", p.Status)
+	}
+}
+
 // TestToolErrors: every refusal is a tool result with isError and a
 // message that says what to do, nothing changes, and the server goes on.
 func TestToolErrors(t *testing.T) {
@@ -263,7 +309,7 @@ func TestToolErrors(t *testing.T) {
 		{"unknown target", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": "A.", "next_on_success": "9"}, {"goal": "B."}}}, []string{`"9"`}, true},
 		{"duplicate id", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"id": "a", "goal": "A."}, {"id": "a", "goal": "B."}}}, []string{`"a"`}, true},
 		{"reserved id", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"id": "end", "goal": "A."}}}, []string{`"end"`}, true},
-		{"cycle", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": "A."}, {"goal": "B.", "next_on_success": "1"}}}, []string{"1 -> 2 -> 1"}, true},
+		{"cycle", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": "A."}, {"goal": "B.", "next_on_success": "1"}}}, []string{`step "2": next_on_success goes back to step "1", a loop with no bound: set success_bound`}, true},
 		{"too many steps", nil, "make_plan", map[string]any{"title": "T", "steps": tooMany}, []string{"100"}, true},
 		{"title too long", nil, "make_plan", map[string]any{"title": strings.Repeat("t", graph.DefaultLimits().MaxTitleLen+1), "steps": []map[string]any{{"goal": "A."}}}, []string{"200"}, true},
 		{"goal too long", nil, "make_plan", map[string]any{"title": "T", "steps": []map[string]any{{"goal": strings.Repeat("g", graph.DefaultLimits().MaxGoalLen+1)}}}, []string{"500"}, true},

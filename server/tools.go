@@ -47,18 +47,19 @@ type ClosePlanArgs struct {
 // PlanOutput is the plan as structured content: the plan package's JSON
 // shape, with descriptions so the output schema documents it.
 type PlanOutput struct {
-	ID         string       `json:"id" jsonschema:"the plan's ID"`
-	Title      string       `json:"title" jsonschema:"the plan's title"`
-	Status     string       `json:"status" jsonschema:"active, completed, failed or cancelled"`
-	Entry      string       `json:"entry" jsonschema:"the ID of the first step"`
-	Skill      string       `json:"skill,omitempty" jsonschema:"the workflow skill the plan was seeded from, if any"`
-	Steps      []StepOutput `json:"steps" jsonschema:"the steps in order"`
-	Note       string       `json:"note,omitempty" jsonschema:"the closing note"`
-	CreatedAt  time.Time    `json:"created_at" jsonschema:"when make_plan made it"`
-	UpdatedAt  time.Time    `json:"updated_at" jsonschema:"when it last changed"`
-	ExpiresAt  time.Time    `json:"expires_at" jsonschema:"when the store forgets it unless it changes again"`
-	Version    int64        `json:"version" jsonschema:"grows by one on every change"`
-	Superseded *Superseded  `json:"superseded,omitempty" jsonschema:"the active plan this make_plan closed as cancelled, if any"`
+	ID         string         `json:"id" jsonschema:"the plan's ID"`
+	Title      string         `json:"title" jsonschema:"the plan's title"`
+	Status     string         `json:"status" jsonschema:"active, completed, failed or cancelled"`
+	Entry      string         `json:"entry" jsonschema:"the ID of the first step"`
+	Skill      string         `json:"skill,omitempty" jsonschema:"the workflow skill the plan was seeded from, if any"`
+	Steps      []StepOutput   `json:"steps" jsonschema:"the steps in order"`
+	Note       string         `json:"note,omitempty" jsonschema:"the closing note"`
+	CreatedAt  time.Time      `json:"created_at" jsonschema:"when make_plan made it"`
+	UpdatedAt  time.Time      `json:"updated_at" jsonschema:"when it last changed"`
+	ExpiresAt  time.Time      `json:"expires_at" jsonschema:"when the store forgets it unless it changes again"`
+	Version    int64          `json:"version" jsonschema:"grows by one on every change"`
+	Rounds     map[string]int `json:"rounds,omitempty" jsonschema:"how many rounds each loop has gone so far, by edge: 4:failure is step 4's failure edge"`
+	Superseded *Superseded    `json:"superseded,omitempty" jsonschema:"the active plan this make_plan closed as cancelled, if any"`
 }
 
 // StepOutput is one step of PlanOutput: the plan's step, graph.Step with
@@ -252,6 +253,7 @@ func toOutput(p *plan.Plan) PlanOutput {
 		ID: p.ID, Title: p.Title, Status: string(p.Status), Entry: p.Entry, Skill: p.Skill,
 		Steps: make([]StepOutput, len(p.Steps)), Note: p.Note,
 		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, ExpiresAt: p.ExpiresAt, Version: p.Version,
+		Rounds: p.Rounds,
 	}
 	for i, st := range p.Steps {
 		if st.RecommendedTools == nil {

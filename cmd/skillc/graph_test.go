@@ -90,6 +90,8 @@ func TestGraphRun(t *testing.T) {
 		{name: "png to a file", opts: GraphOptions{File: acat, Format: "png", Output: filepath.Join(dir, "acat.png")},
 			terminal: true, noStdout: true, wantOutput: true},
 		{name: "loop is drawn, exit 1", opts: GraphOptions{File: graphTestdata + "/cycle.md", Format: "dot"}, code: exitFindings,
+			golden: "cycle.dot", stderrHas: "step 3 on success (\"then\") goes back to step 2 with no bound"},
+		{name: "strict: a loop is a cycle, as in v1", opts: GraphOptions{File: graphTestdata + "/cycle.md", Format: "dot", Strict: true}, code: exitFindings,
 			golden: "cycle.dot", stderrHas: "steps 2 -> 3 -> 2 form a loop"},
 		{name: "unknown target is not drawn", opts: GraphOptions{File: unknown, Format: "dot", Output: filepath.Join(dir, "u.dot")},
 			code: exitFindings, noStdout: true, stderrHas: "no graph drawn"},
@@ -176,19 +178,29 @@ func TestGraphThroughRoot(t *testing.T) {
 }
 
 // TestCompileRefusesGraphErrors: `skillc compile` runs the graph checks too
-// (checkSkill), so a loop stops the template.
+// (checkSkill), so errors in the graph stop the template; under --strict a
+// loop is one, as in v1.
 func TestCompileRefusesGraphErrors(t *testing.T) {
-	io, out, errOut := testIO()
-	code := run([]string{"compile", graphTestdata + "/cycle.md"}, io)
-	if code != exitFindings || out.Len() != 0 {
-		t.Fatalf("exit %d, %d bytes on stdout; want exit 1 and no template\n%s", code, out.Len(), errOut)
-	}
-	for _, want := range []string{"steps 2 -> 3 -> 2 form a loop", "[cycle]", "[unreachable-step]", "[entry-cannot-end]", "no template written"} {
-		if !strings.Contains(errOut.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+	for _, strict := range []bool{false, true} {
+		io, out, errOut := testIO()
+		args := []string{"compile", graphTestdata + "/cycle.md"}
+		wants := []string{"[unbounded-loop]", "[unreachable-step]", "[entry-cannot-end]", "no template written"}
+		if strict {
+			// v1: every loop is a cycle.
+			args = append(args, "--strict")
+			wants = []string{"steps 2 -> 3 -> 2 form a loop", "[cycle]", "[unreachable-step]", "[entry-cannot-end]", "no template written"}
+		}
+		code := run(args, io)
+		if code != exitFindings || out.Len() != 0 {
+			t.Fatalf("strict %v: exit %d, %d bytes on stdout; want exit 1 and no template\n%s", strict, code, out.Len(), errOut)
+		}
+		for _, want := range wants {
+			if !strings.Contains(errOut.String(), want) {
+				t.Errorf("strict %v: stderr lacks %q:\n%s", strict, want, errOut)
+			}
 		}
 	}
-	io, out, errOut = testIO()
+	io, out, errOut := testIO()
 	if code := run([]string{"compile", "../../skills/acat-reimbursement"}, io); code != 0 || out.Len() == 0 {
 		t.Errorf("acat: exit %d\n%s", code, errOut)
 	}

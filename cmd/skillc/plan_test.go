@@ -216,7 +216,7 @@ func TestPlanStepsAndErrors(t *testing.T) {
 	c.refused(2, "bad.json:3:", with("make", "--steps", write("bad.json", "{\n  \"title\": \"t\",\n  \"steps\": [}\n"))...)
 	c.refused(2, `unknown field "next_on_sucess"`, with("make", "--title", "t", "--steps",
 		write("typo.json", `[{"goal": "a", "next_on_sucess": "end"}]`))...)
-	c.refused(1, `steps 1 -> 2 -> 1 form a loop`, with("make", "--title", "loop", "--steps",
+	c.refused(1, `step "2": next_on_failure goes back to step "1", a loop with no bound: set failure_bound on step "2"`, with("make", "--title", "loop", "--steps",
 		write("loop.json", `[{"goal": "a"}, {"goal": "b", "next_on_failure": "1"}]`))...)
 	c.refused(1, `next_on_success "9" names no step; valid targets: "1", "2", end, fail`, with("make", "--title", "t", "--steps",
 		write("unknown.json", `[{"goal": "a", "next_on_success": "9"}, {"goal": "b"}]`))...)
@@ -275,7 +275,8 @@ func TestPlanMakeFromSkillFiles(t *testing.T) {
 		!strings.Contains(errOut, `skill "broken" has 1 error(s)`) {
 		t.Fatalf("make from a broken skill: exit %d\n%s%s", code, out, errOut)
 	}
-	loop := write("loop/SKILL.md", "---\nname: loop\ndescription: d\n---\n# Loop\n\n1. Try.\n   - on failure: 2\n2. Retry.\n   - on failure: 1\n")
+	// A loop whose bound leads back into it can never be left: an error.
+	loop := write("loop/SKILL.md", "---\nname: loop\ndescription: d\n---\n# Loop\n\n1. Try.\n   - on failure: 2\n2. Retry.\n   - on failure: 1 (at most 2 times, then 1)\n")
 	c.refused(1, `skill "loop" has`, with("make", "--skill", filepath.Dir(loop))...)
 	c.refused(2, `no such file "`, with("make", "--skill", filepath.Join(dir, "missing.md"))...)
 	c.refused(1, "there is no plan in this session", with("view")...)
@@ -328,4 +329,67 @@ func TestPlanMakeSweeps(t *testing.T) {
 	if err := db.QueryRow("SELECT group_concat(session_id) FROM plans").Scan(&sessions); err != nil || sessions != "c" {
 		t.Fatalf("sessions left after make: %q, %v; want only c", sessions, err)
 	}
+}
+
+// TestPlanRetryLoop is FORMAT 6.5's walk through the CLI on a real SQLite
+// file: step 4 of the skill goes back to step 2 on failure, at most 3
+// times. Three failures of step 4 each start a round at step 2, shown in
+// the checklist; the fourth takes fail, and close derives failed.
+func TestPlanRetryLoop(t *testing.T) {
+	c := newPlanCLI(t)
+	dir := t.TempDir()
+	skill := filepath.Join(dir, "deploy", "SKILL.md")
+	if err := os.MkdirAll(filepath.Dir(skill), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := `---
+name: deploy
+description: Deploy a release and check it. Use when a release is tagged.
+---
+# Deploy a release
+
+1. Build the release.
+   - tools: build
+2. Deploy it to production.
+   - tools: deploy
+3. Run the smoke tests.
+   - tools: smoke_test
+4. Check the health endpoint.
+   - tools: http_get
+   - wait: the on-call engineer's go-ahead
+   - on failure: 2 (at most 3 times)
+5. Announce the release.
+   - tools: post_message
+`
+	if err := os.WriteFile(skill, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := []string{"--user", "ana", "--session", "release-7"}
+	with := func(args ...string) []string { return append(args, s...) }
+	c.must(with("make", "--skill", filepath.Dir(skill))...)
+	c.must(with("update", "--check", "1", "--check", "2", "--check", "3")...)
+	for round := 1; round <= 3; round++ {
+		out := c.must(with("update", "--fail", "4")...)
+		if want := fmt.Sprintf("[>] 2  Deploy it to production.    tools: deploy  (round %d of 3)", round); !strings.Contains(out, want) {
+			t.Fatalf("failure %d of step 4 does not start round %d at step 2:\n%s", round, round, out)
+		}
+		c.must(with("update", "--check", "2", "--check", "3")...)
+	}
+	out := c.must(with("update", "--fail", "4")...)
+	if !strings.Contains(out, "[!] 4") || !strings.Contains(out, "the path reached fail") {
+		t.Fatalf("the fourth failure of step 4 does not take fail:\n%s", out)
+	}
+	c.must(with("close", "--note", "unhealthy after three redeploys")...)
+	c.hideOut = true
+	js := c.must(with("view", "--json")...)
+	c.hideOut = false
+	var p plan.Plan
+	if err := json.Unmarshal([]byte(js), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Status != plan.StatusFailed || p.Rounds["4:failure"] != 3 {
+		t.Fatalf("plan JSON: status %s, rounds %v", p.Status, p.Rounds)
+	}
+	golden.Check(t, filepath.Join("..", "..", "testdata", "plan", "cli-loop.txt"),
+		[]byte(strings.ReplaceAll(c.script.String(), dir, "DIR")))
 }

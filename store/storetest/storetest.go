@@ -1,6 +1,7 @@
 // Package storetest is the conformance suite every store.Store backend
 // passes: compare-and-swap, the Update retry helper, TTL against an injected
-// clock, sweep, scope, concurrent writers and the closed-plan rules.
+// clock, sweep, scope, concurrent writers, the rounds of loops and the
+// closed-plan rules.
 //
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T, clock func() time.Time, ttl time.Duration) store.Store {
@@ -89,6 +90,14 @@ func steps(n int) []graph.Step {
 		out[i] = graph.Step{Goal: fmt.Sprintf("Do part %d.", i+1), RecommendedTools: []string{"tool_" + strconv.Itoa(i+1)}}
 	}
 	return out
+}
+
+// loopSteps are FORMAT 6.5's example: step 4 goes back to step 2 on
+// failure, at most 3 times.
+func loopSteps() []graph.Step {
+	s := steps(5)
+	s[3].NextOnFailure, s[3].FailureBound = "2", 3
+	return s
 }
 
 func (e *env) newPlan(title string, n int) *plan.Plan {
@@ -405,6 +414,77 @@ func Run(t *testing.T, open Opener) {
 		got := e.mustLoad(alice)
 		if got.Done() != n || got.Version != n+1 {
 			t.Fatalf("after %d concurrent checks: %d done, version %d; want %d, %d", n, got.Done(), got.Version, n, n+1)
+		}
+	})
+
+	t.Run("Rounds", func(t *testing.T) {
+		e := newEnv(t, open)
+		if _, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "retry", Steps: loopSteps()}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.pl.Update(e.ctx, alice, plan.Changes{Check: []string{"1", "2", "3"}}); err != nil {
+			t.Fatal(err)
+		}
+		for round := 1; round <= 3; round++ {
+			r, err := e.pl.Update(e.ctx, alice, plan.Changes{Fail: []string{"4"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// What the store gives back is what was written: the round
+			// counter travels in the plan's JSON.
+			got := e.mustLoad(alice)
+			if got.Rounds["4:failure"] != round || got.Step("2").Status != plan.StepInProgress || got.Step("4").Status != plan.StepPending {
+				t.Fatalf("round %d: rounds %v, 2 %s, 4 %s", round, got.Rounds, got.Step("2").Status, got.Step("4").Status)
+			}
+			if want := fmt.Sprintf("(round %d of 3)", round); !strings.Contains(r.Text(), want) {
+				t.Fatalf("round %d: the result does not show %q:\n%s", round, want, r.Text())
+			}
+			if _, err := e.pl.Update(e.ctx, alice, plan.Changes{Check: []string{"2", "3"}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := e.pl.Update(e.ctx, alice, plan.Changes{Fail: []string{"4"}}); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.mustLoad(alice); got.Step("4").Status != plan.StepFailed || plan.Outcome(got) != plan.StatusFailed || got.Rounds["4:failure"] != 3 {
+			t.Fatalf("the fourth failure: 4 %s, outcome %s, rounds %v", got.Step("4").Status, plan.Outcome(got), got.Rounds)
+		}
+		r, err := e.pl.Close(e.ctx, alice, "gave up after three rounds", "", plan.Changes{})
+		if err != nil || r.Plan.Status != plan.StatusFailed || r.Plan.Rounds["4:failure"] != 3 {
+			t.Fatalf("close: %+v, %v", r, err)
+		}
+	})
+
+	t.Run("RoundsRacingUpdates", func(t *testing.T) {
+		// Two agents fail the looping step at once: compare-and-swap makes
+		// one of them retry on the other's plan, so both rounds count and
+		// neither is lost.
+		e := newEnv(t, open)
+		if _, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "race", Steps: loopSteps()}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.pl.Update(e.ctx, alice, plan.Changes{Check: []string{"1", "2", "3"}}); err != nil {
+			t.Fatal(err)
+		}
+		before := e.mustLoad(alice).Version
+		var wg sync.WaitGroup
+		errs := make(chan error, 2)
+		for range 2 {
+			wg.Go(func() {
+				_, err := e.pl.Update(e.ctx, alice, plan.Changes{Fail: []string{"4"}})
+				errs <- err
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := e.mustLoad(alice)
+		if got.Rounds["4:failure"] != 2 || got.Version != before+2 || got.Step("2").Status != plan.StepInProgress {
+			t.Fatalf("after two racing failures: rounds %v, version %d (was %d), 2 %s", got.Rounds, got.Version, before, got.Step("2").Status)
 		}
 	})
 

@@ -1,5 +1,5 @@
 // Drives `skillc serve` over stdio with the official TypeScript MCP client
-// through the ACAT flow. Run by server/tsclient_test.go:
+// through the ACAT flow and a bounded retry loop. Run by server/tsclient_test.go:
 //   node acat.mjs /path/to/skillc sqlite:/tmp/plans.db
 // Exits non-zero, saying why, on the first thing that is not as expected.
 // The client validates every structuredContent against the tool's output
@@ -70,5 +70,42 @@ r = await call("view_plan", {});
 assert.equal(r.plan.status, "completed");
 assert.equal(r.plan.note, "One transfer, credited on 3 May.");
 
+// FORMAT 6.5's retry loop, in the agent's own steps: step 4 goes back to
+// step 2 on failure at most 3 times. The rounds and the bound travel in
+// structuredContent, which the client checks against the output schema.
+r = await call("make_plan", {
+  title: "Deploy",
+  steps: [{ goal: "Build." }, { goal: "Deploy." }, { goal: "Smoke test." }, { goal: "Check health.", next_on_failure: "2" }, { goal: "Announce." }],
+});
+assert.equal(r.res.isError, true, "an unbounded loop was accepted");
+assert.match(r.text, /set failure_bound on step "4"/);
+
+r = await call("make_plan", {
+  title: "Deploy",
+  steps: [
+    { goal: "Build." },
+    { goal: "Deploy." },
+    { goal: "Smoke test." },
+    { goal: "Check health.", next_on_failure: "2", failure_bound: 3, wait_for: "the on-call engineer's go-ahead" },
+    { goal: "Announce." },
+  ],
+});
+assert.equal(r.res.isError ?? false, false, r.text);
+assert.equal(r.plan.steps[3].failure_bound, 3);
+r = await call("update_plan", { check: ["1", "2", "3"] });
+assert.match(r.text, /waits for: the on-call engineer's go-ahead/);
+for (let round = 1; round <= 3; round++) {
+  r = await call("update_plan", { fail: ["4"] });
+  assert.equal(statuses(r.plan), "1=done 2=in_progress 3=pending 4=pending 5=pending");
+  assert.equal(r.plan.rounds["4:failure"], round);
+  assert.match(r.text, new RegExp(`\\[>\\] 2  Deploy\\.  \\(round ${round} of 3\\)`));
+  await call("update_plan", { check: ["2", "3"] });
+}
+r = await call("update_plan", { fail: ["4"] });
+assert.equal(statuses(r.plan), "1=done 2=done 3=done 4=failed 5=pending");
+assert.match(r.text, /the path reached fail/);
+r = await call("close_plan", { note: "unhealthy after three redeploys" });
+assert.equal(r.plan.status, "failed");
+
 await client.close();
-console.log("ts client: ACAT flow ok");
+console.log("ts client: ACAT flow and retry loop ok");
