@@ -17,6 +17,10 @@
 //     from pending to in_progress. So the order of the lists never matters.
 //   - Close: the lists are applied as in Update; an empty status is derived
 //     by Outcome (see there for what "the path reached end" means).
+//   - Position: the in-progress steps are where the plan is (Position). A
+//     step recorded off it is kept, and OffPosition names it so the tools
+//     can say so; "the path reached end" is said only when the walk from
+//     the entry along the recorded outcomes (WalkOf) reaches it.
 //   - Every refusal is an *Error with a Code, and leaves the input as it was.
 package plan
 

@@ -361,9 +361,14 @@ func TestClose(t *testing.T) {
 		{name: "nothing done", note: "not needed", want: plan.StatusCancelled},
 		{name: "skipped to end", before: []plan.Changes{{Fail: []string{"1"}}, {Check: []string{"2"}}},
 			note: "n/a", ch: plan.Changes{Skip: []string{"3"}}, want: plan.StatusCompleted},
-		{name: "end reached off the walk", note: "jumped ahead", ch: plan.Changes{Check: []string{"3"}}, want: plan.StatusCompleted},
-		{name: "fail reached off the walk", note: "jumped ahead", ch: plan.Changes{Fail: []string{"4"}}, want: plan.StatusFailed},
-		{name: "both reached off the walk", note: "confused", ch: plan.Changes{Check: []string{"3"}, Fail: []string{"4"}}, want: plan.StatusCancelled},
+		// Off the walk, an edge to end or fail reaches nothing: the walk
+		// stops at 1, still in progress.
+		{name: "end off the walk is not reached", note: "jumped ahead", ch: plan.Changes{Check: []string{"3"}}, want: plan.StatusCancelled},
+		{name: "fail off the walk is not reached", note: "jumped ahead", ch: plan.Changes{Fail: []string{"4"}}, want: plan.StatusCancelled},
+		{name: "both off the walk", note: "confused", ch: plan.Changes{Check: []string{"3"}, Fail: []string{"4"}}, want: plan.StatusCancelled},
+		{name: "acat reached end through 4", before: []plan.Changes{{Fail: []string{"1"}}, {Fail: []string{"2"}}},
+			note: "clarified", ch: plan.Changes{Check: []string{"4"}}, want: plan.StatusCompleted},
+		{name: "one call walks to end", note: "all at once", ch: plan.Changes{Fail: []string{"1", "3"}, Check: []string{"2", "4"}}, want: plan.StatusCompleted},
 		{name: "walk wins over other steps", note: "n", ch: plan.Changes{Check: []string{"1"}, Fail: []string{"4"}}, want: plan.StatusCompleted},
 		{name: "explicit status wins", note: "n", status: plan.StatusFailed, ch: plan.Changes{Check: []string{"1"}}, want: plan.StatusFailed},
 		{name: "no note", note: " ", code: plan.CodeInvalid, message: "close_plan needs a note"},
@@ -461,5 +466,144 @@ func TestChecklist(t *testing.T) {
 			}
 			golden.Check(t, filepath.Join("..", "testdata", "plan", "checklist-"+tt.name+".txt"), []byte(b.String()))
 		})
+	}
+}
+
+// TestPosition: on the ACAT plan, after every order of outcomes, the walk,
+// the position, which recorded steps were off it, and the guidance agree.
+// The guidance says "reached end/fail" only when the walk reaches it.
+func TestPosition(t *testing.T) {
+	tests := []struct {
+		name    string
+		before  []plan.Changes
+		ch      plan.Changes
+		walk    string // the walk's steps, then "@" where it stopped
+		pos     string
+		off     string
+		outcome plan.Status
+	}{
+		{name: "last step first", ch: plan.Changes{Check: []string{"4"}},
+			walk: "@1", pos: "1", off: "4", outcome: plan.StatusActive},
+		{name: "the entry", ch: plan.Changes{Check: []string{"1"}},
+			walk: "1@end", pos: "", outcome: plan.StatusCompleted},
+		{name: "entry failed", ch: plan.Changes{Fail: []string{"1"}},
+			walk: "1@2", pos: "2", outcome: plan.StatusActive},
+		{name: "two on the walk in one call", ch: plan.Changes{Fail: []string{"1"}, Check: []string{"2"}},
+			walk: "1,2@3", pos: "3", outcome: plan.StatusActive},
+		{name: "same in the other order", ch: plan.Changes{Check: []string{"2"}, Fail: []string{"1"}},
+			walk: "1,2@3", pos: "3", outcome: plan.StatusActive},
+		{name: "ahead of the walk", ch: plan.Changes{Check: []string{"2"}},
+			walk: "@1", pos: "1,3", off: "2", outcome: plan.StatusActive},
+		{name: "fail edge off the walk", ch: plan.Changes{Fail: []string{"4"}},
+			walk: "@1", pos: "1", off: "4", outcome: plan.StatusActive},
+		{name: "catching up reaches end", before: []plan.Changes{{Check: []string{"3"}}},
+			ch: plan.Changes{Fail: []string{"1"}, Check: []string{"2"}}, walk: "1,2,3@end", pos: "", outcome: plan.StatusCompleted},
+		{name: "in progress off the walk is on the position", before: []plan.Changes{{Check: []string{"2"}}},
+			ch: plan.Changes{Check: []string{"3"}}, walk: "@1", pos: "1", outcome: plan.StatusActive},
+		{name: "walk reaches fail", before: []plan.Changes{{Fail: []string{"1"}}, {Fail: []string{"2"}}},
+			ch: plan.Changes{Fail: []string{"4"}}, walk: "1,2,4@fail", pos: "", outcome: plan.StatusFailed},
+		{name: "reopened entry", ch: plan.Changes{Uncheck: []string{"1"}, Check: []string{"4"}},
+			walk: "@1", pos: "", off: "4", outcome: plan.StatusActive},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := makeACAT(t)
+			for _, ch := range tt.before {
+				var err error
+				if p, err = plan.Update(p, ch, t0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := plan.Update(p, tt.ch, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := plan.WalkOf(got)
+			if s := strings.Join(w.Steps, ",") + "@" + w.At; s != tt.walk {
+				t.Errorf("walk = %s, want %s", s, tt.walk)
+			}
+			if s := strings.Join(plan.Position(got), ","); s != tt.pos {
+				t.Errorf("position = %q, want %q", s, tt.pos)
+			}
+			off := plan.OffPosition(p, got, tt.ch)
+			if s := strings.Join(off, ","); s != tt.off {
+				t.Errorf("off the position = %q, want %q", s, tt.off)
+			}
+			if o := plan.Outcome(got); o != tt.outcome {
+				t.Errorf("outcome = %s, want %s", o, tt.outcome)
+			}
+			text := plan.Checklist(got)
+			if reached := strings.Contains(text, "the path reached"); reached != (tt.outcome != plan.StatusActive) {
+				t.Errorf("checklist says reached: %v, outcome %s:\n%s", reached, tt.outcome, text)
+			}
+			notice := plan.OffPositionNotice(off, got)
+			if (notice != "") != (tt.off != "") {
+				t.Errorf("notice %q with off %q", notice, tt.off)
+			}
+			if tt.pos != "" && notice != "" && !strings.Contains(notice, "the position is "+strings.Split(tt.pos, ",")[0]+" (") {
+				t.Errorf("notice does not name the position %s: %q", tt.pos, notice)
+			}
+			// close_plan derives its status from the same walk.
+			closed, err := plan.Close(got, "n", "", plan.Changes{}, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tt.outcome
+			if want == plan.StatusActive {
+				want = plan.StatusCancelled
+			}
+			if closed.Status != want {
+				t.Errorf("close_plan's status = %s, want %s", closed.Status, want)
+			}
+		})
+	}
+}
+
+func TestOffPositionNotice(t *testing.T) {
+	p := makeACAT(t)
+	got, err := plan.Update(p, plan.Changes{Check: []string{"4", "3"}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "steps 4, 3 were off the position and are kept as recorded; the position is 1 (Already credited in this thread?)"
+	if n := plan.OffPositionNotice(plan.OffPosition(p, got, plan.Changes{Check: []string{"4", "3"}}), got); n != want {
+		t.Errorf("notice:\n got %s\nwant %s", n, want)
+	}
+}
+
+// TestWords: a refusal and the guidance name the tools in the caller's
+// words; Error() keeps the MCP tools' names.
+func TestWords(t *testing.T) {
+	cli := plan.Words{Make: "skillc plan make", Update: "skillc plan update", Close: "skillc plan close",
+		Check: "--check", Uncheck: "--uncheck", Fail: "--fail", Skip: "--skip", Note: "--note", Call: "run"}
+	p := makeACAT(t)
+	_, err := plan.Update(p, plan.Changes{Check: []string{"1"}, Skip: []string{"1"}}, t0)
+	if got, want := plan.Message(err, cli), `step "1" is named in both --check and --skip`; !strings.HasPrefix(got, want) {
+		t.Errorf("cli words: %q, want %q...", got, want)
+	}
+	if got, want := err.Error(), `step "1" is named in both check and skip`; !strings.HasPrefix(got, want) {
+		t.Errorf("tool words: %q, want %q...", got, want)
+	}
+	closed, err := plan.Close(p, "n", "", plan.Changes{}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = plan.Update(closed, plan.Changes{Check: []string{"1"}}, t0)
+	if got := plan.Message(err, cli); !strings.HasSuffix(got, "run skillc plan make to start a new one") {
+		t.Errorf("closed: %q", got)
+	}
+	if got := plan.Message(plan.NoPlanError(), cli); got != "there is no plan in this session: run skillc plan make to start one" {
+		t.Errorf("no plan: %q", got)
+	}
+	_, err = plan.Close(p, "", "", plan.Changes{}, t0)
+	if got := plan.Message(err, cli); !strings.HasPrefix(got, "skillc plan close needs --note") {
+		t.Errorf("no note: %q", got)
+	}
+	done, err := plan.Update(p, plan.Changes{Check: []string{"1"}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plan.ChecklistIn(done, cli); !strings.Contains(got, "close the plan with skillc plan close (status completed)") || strings.Contains(got, "close_plan") {
+		t.Errorf("guidance in cli words:\n%s", got)
 	}
 }

@@ -201,6 +201,33 @@ func TestACATFlow(t *testing.T) {
 	}
 }
 
+// TestOffPosition: over MCP, an update off the position is kept, says so
+// and names the position, and the guidance keeps the tools' names; close_plan
+// derives its status from the walk, not from the step that was checked.
+func TestOffPosition(t *testing.T) {
+	e := newEnv(t, nil)
+	cs := e.client("alice", "chat-1")
+	ok(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement"})
+	p, txt := ok(t, cs, "update_plan", map[string]any{"check": []string{"4"}})
+	if strings.Contains(txt, "reached") || !strings.HasPrefix(txt, "step 4 was off the position and is kept as recorded; the position is 1 (Already credited in this thread?)\n") {
+		t.Errorf("update_plan off the position:\n%s", txt)
+	}
+	if got := statuses(p); got != "1=in_progress 2=pending 3=pending 4=done" {
+		t.Errorf("steps %s", got)
+	}
+	_, txt = ok(t, cs, "update_plan", map[string]any{"uncheck": []string{"1"}})
+	if !strings.Contains(txt, "check, fail or skip a step with update_plan, or close the plan with close_plan") {
+		t.Errorf("guidance names the tools:\n%s", txt)
+	}
+	p, _ = ok(t, cs, "close_plan", map[string]any{"note": "stopped"})
+	if p.Status != "cancelled" {
+		t.Errorf("close_plan after an off-walk check: status %s, want cancelled", p.Status)
+	}
+	if msg := fails(t, cs, "update_plan", map[string]any{"check": []string{"1"}}); !strings.Contains(msg, "call make_plan to start a new one") {
+		t.Errorf("refusal: %s", msg)
+	}
+}
+
 // TestMakeFromSteps covers a plan the model writes itself, with defaults,
 // and a second make_plan superseding the first.
 func TestMakeFromSteps(t *testing.T) {

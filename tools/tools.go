@@ -24,6 +24,10 @@ type Planner struct {
 	Now func() time.Time
 	// NewID names a new plan; nil means 16 random hex digits.
 	NewID func() string
+	// Words name the tools in the checklist's guidance; the zero value
+	// means plan.ToolWords. The CLI names its commands. Refusals keep
+	// ToolWords in Error(); plan.Message renders them in other words.
+	Words plan.Words
 }
 
 // Result is what each tool returns: the plan, its checklist and, after
@@ -62,8 +66,15 @@ func (pl *Planner) newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-func result(p, superseded *plan.Plan) *Result {
-	r := &Result{Plan: p, Checklist: plan.Checklist(p), Superseded: superseded}
+func (pl *Planner) words() plan.Words {
+	if pl.Words == (plan.Words{}) {
+		return plan.ToolWords
+	}
+	return pl.Words
+}
+
+func (pl *Planner) result(p, superseded *plan.Plan) *Result {
+	r := &Result{Plan: p, Checklist: plan.ChecklistIn(p, pl.words()), Superseded: superseded}
 	if superseded != nil {
 		r.Notice = fmt.Sprintf("the active plan %q was closed as cancelled (superseded) by this one", superseded.Title)
 	}
@@ -83,7 +94,7 @@ func (pl *Planner) Make(ctx context.Context, key store.Key, in plan.MakeInput) (
 	if err != nil {
 		return nil, err
 	}
-	return result(p, superseded), nil
+	return pl.result(p, superseded), nil
 }
 
 // View returns the session's latest plan, active or closed (view_plan).
@@ -96,38 +107,52 @@ func (pl *Planner) View(ctx context.Context, key store.Key) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return result(p, nil), nil
+	return pl.result(p, nil), nil
 }
 
-// Update records step outcomes (update_plan).
+// Update records step outcomes (update_plan). Steps recorded off the
+// position are kept, and the result's notice says so and names the
+// position.
 func (pl *Planner) Update(ctx context.Context, key store.Key, ch plan.Changes) (*Result, error) {
+	var off []string
 	p, err := store.Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
 		if cur == nil {
 			return nil, noPlan()
 		}
-		return plan.Update(cur, ch, pl.now())
+		next, err := plan.Update(cur, ch, pl.now())
+		if err == nil {
+			off = plan.OffPosition(cur, next, ch)
+		}
+		return next, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return result(p, nil), nil
+	r := pl.result(p, nil)
+	r.Notice = plan.OffPositionNotice(off, p)
+	return r, nil
 }
 
 // Close records step outcomes and closes the plan in one write
 // (close_plan). An empty status is derived from the path.
 func (pl *Planner) Close(ctx context.Context, key store.Key, note string, status plan.Status, ch plan.Changes) (*Result, error) {
+	var off []string
 	p, err := store.Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
 		if cur == nil {
 			return nil, noPlan()
 		}
-		return plan.Close(cur, note, status, ch, pl.now())
+		next, err := plan.Close(cur, note, status, ch, pl.now())
+		if err == nil {
+			off = plan.OffPosition(cur, next, ch)
+		}
+		return next, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return result(p, nil), nil
+	r := pl.result(p, nil)
+	r.Notice = plan.OffPositionNotice(off, p)
+	return r, nil
 }
 
-func noPlan() error {
-	return &plan.Error{Code: plan.CodeNoPlan, Msg: "there is no plan in this session: call make_plan to start one"}
-}
+func noPlan() error { return plan.NoPlanError() }

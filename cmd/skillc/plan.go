@@ -285,7 +285,15 @@ func (o *PlanOptions) planner() (*tools.Planner, func(), error) {
 		// The store given cannot be used: like input that cannot be read.
 		return nil, nil, &exitError{code: exitUsage, err: err}
 	}
-	return &tools.Planner{Store: s, Now: o.Now}, func() { s.Close() }, nil
+	return &tools.Planner{Store: s, Now: o.Now, Words: cliWords}, func() { s.Close() }, nil
+}
+
+// cliWords name the commands and flags in refusals and guidance: a person
+// at a shell runs `skillc plan update`, not the MCP tool update_plan.
+var cliWords = plan.Words{
+	Make: "skillc plan make", View: "skillc plan view", Update: "skillc plan update", Close: "skillc plan close",
+	Check: "--check", Uncheck: "--uncheck", Fail: "--fail", Skip: "--skip", Note: "--note",
+	Call: "run",
 }
 
 // print writes a tool's result: the checklist, or the plan as JSON with
@@ -312,7 +320,8 @@ func planError(err error) error {
 	if errors.As(err, &ee) {
 		return err
 	}
-	return &exitError{code: exitFindings, err: err}
+	// A refusal names the commands and flags, not the MCP tools.
+	return &exitError{code: exitFindings, err: errors.New(plan.Message(err, cliWords))}
 }
 
 func planMakeRun(opts *PlanMakeOptions) error {

@@ -191,8 +191,31 @@ func TestPlanACATFlow(t *testing.T) {
 		t.Fatalf("plan JSON: status %s version %d skill %q note %q", p.Status, p.Version, p.Skill, p.Note)
 	}
 	// Another user in the same session sees no plan.
-	c.refused(1, "there is no plan in this session: call make_plan", "view", "--user", "bob", "--session", "ticket-1")
+	c.refused(1, "there is no plan in this session: run skillc plan make", "view", "--user", "bob", "--session", "ticket-1")
 	golden.Check(t, filepath.Join("..", "..", "testdata", "plan", "cli-acat.txt"), []byte(c.script.String()))
+}
+
+// TestPlanOffPosition is issue 13's case: checking step 4 while step 1 is
+// in progress is kept, said to be off the position, and never answered
+// with "the path reached end"; closing then derives cancelled, not
+// completed. The guidance names the CLI's commands.
+func TestPlanOffPosition(t *testing.T) {
+	c := newPlanCLI(t)
+	s := []string{"--user", "ana", "--session", "ticket-2"}
+	c.must(append([]string{"make", "--skill", "acat-reimbursement"}, s...)...)
+	out := c.must(append([]string{"update", "--check", "4"}, s...)...)
+	if strings.Contains(out, "reached") || !strings.HasPrefix(out, "step 4 was off the position and is kept as recorded; the position is 1 (") {
+		t.Fatalf("off-position update:\n%s", out)
+	}
+	out = c.must(append([]string{"update", "--uncheck", "1"}, s...)...)
+	if !strings.Contains(out, "--check, --fail or --skip a step with skillc plan update, or close the plan with skillc plan close") {
+		t.Fatalf("guidance without a position:\n%s", out)
+	}
+	out = c.must(append([]string{"close", "--note", "stopped"}, s...)...)
+	if !strings.HasPrefix(out, "ACAT reimbursement · cancelled") {
+		t.Fatalf("close off the walk:\n%s", out)
+	}
+	golden.Check(t, filepath.Join("..", "..", "testdata", "plan", "cli-off-position.txt"), []byte(c.script.String()))
 }
 
 func TestPlanStepsAndErrors(t *testing.T) {
@@ -236,7 +259,7 @@ func TestPlanStepsAndErrors(t *testing.T) {
 		t.Fatalf("make from stdin: exit %d\n%s%s", code, out, errOut)
 	}
 	c.refused(1, `fail names "5", which is not a step of this plan; valid IDs: "1", "2", "3", "4"`, with("update", "--check", "1", "--fail", "5")...)
-	c.refused(1, `step "1" is named in both check and skip`, with("update", "--check", "1", "--skip", "1")...)
+	c.refused(1, `step "1" is named in both --check and --skip`, with("update", "--check", "1", "--skip", "1")...)
 	if out := c.must(with("view")...); !strings.Contains(out, "[>] 1") {
 		t.Fatalf("a refused update changed the plan:\n%s", out)
 	}
