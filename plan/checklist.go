@@ -32,6 +32,9 @@ func ChecklistIn(p *Plan, w Words) string {
 func checklist(p *Plan, w Words) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s · %s · %d/%d done\n", p.Title, p.Status, p.Done(), len(p.Steps))
+	if p.Objective != "" {
+		fmt.Fprintf(&b, "objective: %s\n", p.Objective)
+	}
 	idw, goalw := 0, 0
 	for _, s := range p.Steps {
 		idw = max(idw, utf8.RuneCountInString(s.ID))

@@ -53,10 +53,12 @@ const (
 
 // Plan is one session's plan. A session holds at most one: its latest.
 type Plan struct {
-	ID     string `json:"id"`
-	Title  string `json:"title"`
-	Status Status `json:"status"`
-	Entry  string `json:"entry"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// Objective is one line on what the plan is for, shown under the title.
+	Objective string `json:"objective,omitempty"`
+	Status    Status `json:"status"`
+	Entry     string `json:"entry"`
 	// Skill names the workflow skill the plan was seeded from, if any.
 	Skill string `json:"skill,omitempty"`
 	Steps []Step `json:"steps"`
@@ -80,8 +82,9 @@ type Step struct {
 // Limits on what a plan may hold beyond the template's (graph.Limits,
 // which Make checks): they bound what a store row can grow to.
 const (
-	MaxNoteLen   = 2000 // characters of the closing note
-	MaxDetailLen = 10000
+	MaxNoteLen      = 2000 // characters of the closing note
+	MaxDetailLen    = 10000
+	MaxObjectiveLen = 500 // characters of the objective, one line
 )
 
 // Step returns the step with the given ID, or nil.

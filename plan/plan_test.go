@@ -116,6 +116,11 @@ func TestMake(t *testing.T) {
 			code: plan.CodeLimit, message: "the title is 201 characters; at most 200"},
 		{name: "no steps", in: plan.MakeInput{Title: "t"},
 			code: plan.CodeInvalid, message: "at least one step"},
+		{name: "objective at limit", in: plan.MakeInput{Title: "t", Objective: long(500), Steps: goals(1)}, edges: "1>end/fail", entry: "1"},
+		{name: "objective too long", in: plan.MakeInput{Title: "t", Objective: long(501), Steps: goals(1)},
+			code: plan.CodeLimit, message: "the objective is 501 characters; at most 500 are allowed: one line on what the plan is for"},
+		{name: "objective too long over a template", in: plan.MakeInput{Template: acat(), Objective: long(501)},
+			code: plan.CodeLimit, message: "the objective is 501 characters"},
 		{name: "100 steps", in: plan.MakeInput{Title: "t", Steps: goals(100)}, entry: "1"},
 		{name: "101 steps", in: plan.MakeInput{Title: "t", Steps: goals(101)},
 			code: plan.CodeLimit, message: "101 steps; at most 100"},
@@ -182,6 +187,41 @@ func TestMake(t *testing.T) {
 			}
 			if inProgress != 1 || p.Status != plan.StatusActive || p.ID != "id" || !p.CreatedAt.Equal(t0) || !p.UpdatedAt.Equal(t0) {
 				t.Errorf("new plan: %d in progress, status %s, id %q, times %v %v", inProgress, p.Status, p.ID, p.CreatedAt, p.UpdatedAt)
+			}
+		})
+	}
+}
+
+// TestMakeObjective: the objective is folded to one line, a template's is
+// taken unless the input gives one, and it is kept in the plan's JSON.
+func TestMakeObjective(t *testing.T) {
+	tpl := acat()
+	tpl.Objective = "Reimburse the ACAT fee."
+	tests := []struct {
+		name string
+		in   plan.MakeInput
+		want string
+	}{
+		{"none", plan.MakeInput{Title: "t", Steps: goals(1)}, ""},
+		{"folded to one line", plan.MakeInput{Title: "t", Objective: "  Refund the\n second\tcharge. ", Steps: goals(1)}, "Refund the second charge."},
+		{"the template's", plan.MakeInput{Template: tpl}, "Reimburse the ACAT fee."},
+		{"the input's over the template's", plan.MakeInput{Template: tpl, Objective: "For ticket 4711."}, "For ticket 4711."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, _, err := plan.Make(nil, tt.in, "p", t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Objective != tt.want {
+				t.Errorf("objective %q, want %q", p.Objective, tt.want)
+			}
+			var back plan.Plan
+			if err := json.Unmarshal([]byte(jsonOf(t, p)), &back); err != nil || back.Objective != tt.want {
+				t.Errorf("objective through JSON: %q, %v", back.Objective, err)
+			}
+			if has := strings.Contains(plan.Checklist(p), "\nobjective: "); has != (tt.want != "") {
+				t.Errorf("checklist objective line: %v\n%s", has, plan.Checklist(p))
 			}
 		})
 	}
@@ -438,7 +478,7 @@ func TestChecklist(t *testing.T) {
 			update(plan.Changes{Fail: []string{"1", "2", "4"}}),
 			closeWith("the user did not answer", plan.Changes{}),
 		}},
-		{name: "nothing-in-progress", in: plan.MakeInput{Title: "Refund a duplicate charge", Steps: []graph.Step{
+		{name: "nothing-in-progress", in: plan.MakeInput{Title: "Refund a duplicate charge", Objective: "Refund the second charge for order 1182.", Steps: []graph.Step{
 			{Goal: "Find both charges.", RecommendedTools: []string{"list_charges"}},
 			{Goal: "Refund the later one.", RecommendedTools: []string{"refund_charge", "notify"}},
 		}}, steps: []stepFn{

@@ -207,8 +207,14 @@ func TestACATFlow(t *testing.T) {
 func TestOffPosition(t *testing.T) {
 	e := newEnv(t, nil)
 	cs := e.client("alice", "chat-1")
-	ok(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement"})
-	p, txt := ok(t, cs, "update_plan", map[string]any{"check": []string{"4"}})
+	p, txt := ok(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement", "objective": "Reimburse ticket 4711."})
+	if p.Objective != "Reimburse ticket 4711." || !strings.Contains(txt, "\nobjective: Reimburse ticket 4711.\n") {
+		t.Errorf("make_plan objective %q:\n%s", p.Objective, txt)
+	}
+	if msg := fails(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement", "objective": strings.Repeat("o", 501)}); !strings.Contains(msg, "the objective is 501 characters") {
+		t.Errorf("objective too long: %s", msg)
+	}
+	p, txt = ok(t, cs, "update_plan", map[string]any{"check": []string{"4"}})
 	if strings.Contains(txt, "reached") || !strings.HasPrefix(txt, "step 4 was off the position and is kept as recorded; the position is 1 (Already credited in this thread?)\n") {
 		t.Errorf("update_plan off the position:\n%s", txt)
 	}

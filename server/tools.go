@@ -18,9 +18,10 @@ import (
 
 // MakePlanArgs is make_plan's input.
 type MakePlanArgs struct {
-	Title string       `json:"title,omitempty" jsonschema:"the plan's title, at most 200 characters, e.g. Refund a duplicate charge. Required with steps; with skill it replaces the skill's title"`
-	Steps []graph.Step `json:"steps,omitempty" jsonschema:"the steps in order, at most 100 (three to eight is typical). Give steps or skill, not both"`
-	Skill string       `json:"skill,omitempty" jsonschema:"the name of a workflow skill to copy the steps from instead of writing them (the server's resources list them, e.g. acat-reimbursement)"`
+	Title     string       `json:"title,omitempty" jsonschema:"the plan's title, at most 200 characters, e.g. Refund a duplicate charge. Required with steps; with skill it replaces the skill's title"`
+	Objective string       `json:"objective,omitempty" jsonschema:"one line on what the plan is for, at most 500 characters, e.g. Refund the customer's second charge for order 1182. Shown under the title"`
+	Steps     []graph.Step `json:"steps,omitempty" jsonschema:"the steps in order, at most 100 (three to eight is typical). Give steps or skill, not both"`
+	Skill     string       `json:"skill,omitempty" jsonschema:"the name of a workflow skill to copy the steps from instead of writing them (the server's resources list them, e.g. acat-reimbursement)"`
 }
 
 // ViewPlanArgs is view_plan's input: nothing, the conversation is implied.
@@ -49,6 +50,7 @@ type ClosePlanArgs struct {
 type PlanOutput struct {
 	ID         string       `json:"id" jsonschema:"the plan's ID"`
 	Title      string       `json:"title" jsonschema:"the plan's title"`
+	Objective  string       `json:"objective,omitempty" jsonschema:"one line on what the plan is for"`
 	Status     string       `json:"status" jsonschema:"active, completed, failed or cancelled"`
 	Entry      string       `json:"entry" jsonschema:"the ID of the first step"`
 	Skill      string       `json:"skill,omitempty" jsonschema:"the workflow skill the plan was seeded from, if any"`
@@ -179,7 +181,7 @@ func (s *Server) makePlan(ctx context.Context, req *mcp.CallToolRequest, in Make
 	if err != nil {
 		return nil, PlanOutput{}, err
 	}
-	mi := plan.MakeInput{Title: in.Title}
+	mi := plan.MakeInput{Title: in.Title, Objective: in.Objective}
 	switch {
 	case in.Skill != "" && len(in.Steps) > 0:
 		return nil, PlanOutput{}, errors.New("give either steps or skill, not both")
@@ -249,7 +251,7 @@ func (s *Server) result(r *tools.Result, err error) (*mcp.CallToolResult, PlanOu
 
 func toOutput(p *plan.Plan) PlanOutput {
 	out := PlanOutput{
-		ID: p.ID, Title: p.Title, Status: string(p.Status), Entry: p.Entry, Skill: p.Skill,
+		ID: p.ID, Title: p.Title, Objective: p.Objective, Status: string(p.Status), Entry: p.Entry, Skill: p.Skill,
 		Steps: make([]StepOutput, len(p.Steps)), Note: p.Note,
 		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, ExpiresAt: p.ExpiresAt, Version: p.Version,
 	}

@@ -47,6 +47,7 @@ type PlanMakeOptions struct {
 	// ConfigPath is --config; empty means .skillc.yaml found upward.
 	ConfigPath string
 	Title      string
+	Objective  string
 	StepsFile  string
 }
 
@@ -118,7 +119,7 @@ reason on stderr and changes nothing.`,
 
 	mk := &PlanMakeOptions{PlanOptions: opts}
 	makeCmd := &cobra.Command{
-		Use:   "make (--skill NAME|FILE | --steps FILE.json [--title TEXT])",
+		Use:   "make (--skill NAME|FILE | --steps FILE.json [--title TEXT]) [--objective TEXT]",
 		Short: "Start the session's plan from a workflow skill or a list of steps",
 		Long: `Start the session's plan. An active plan already there is closed as
 cancelled ("superseded") and replaced.
@@ -130,10 +131,11 @@ and judged as skillc lint judges it, with the same config; a skill with
 errors is refused.
 
 --steps reads JSON ("-" for stdin): an array of steps, or an object with
-"title" and "steps" (a template from skillc compile works too). Each step has
-"goal" and optionally "id", "recommended_tools", "next_on_success" and
-"next_on_failure"; a missing id is the step's position, a missing success edge
-the next step (after the last: end), a missing failure edge fail.`,
+"title", "objective" and "steps" (a template from skillc compile works
+too). Each step has "goal" and optionally "id", "recommended_tools",
+"next_on_success" and "next_on_failure"; a missing id is the step's
+position, a missing success edge the next step (after the last: end), a
+missing failure edge fail.`,
 		Example: `  skillc plan make --skill acat-reimbursement
   skillc plan make --skill ./skills/refund/SKILL.md
   skillc plan make --title "Refund a duplicate charge" --steps steps.json
@@ -157,6 +159,7 @@ the next step (after the last: end), a missing failure edge fail.`,
 	makeCmd.Flags().StringArrayVar(&mk.SkillDirs, "skills", nil, "folder walked for skills (<dir>/<name>/SKILL.md) that override the shipped ones (repeatable)")
 	makeCmd.Flags().StringVarP(&mk.ConfigPath, "config", "c", "", "lint config `FILE` the skill is judged by (default: .skillc.yaml found upward from the working folder)")
 	makeCmd.Flags().StringVar(&mk.Title, "title", "", "the plan's title (with --skill: instead of the skill's)")
+	makeCmd.Flags().StringVar(&mk.Objective, "objective", "", "one line on what the plan is for, shown under the title (at most 500 characters)")
 	makeCmd.Flags().StringVar(&mk.StepsFile, "steps", "", "JSON `FILE` of steps, or - for stdin")
 
 	view := &PlanViewOptions{PlanOptions: opts}
@@ -325,7 +328,7 @@ func planError(err error) error {
 }
 
 func planMakeRun(opts *PlanMakeOptions) error {
-	in := plan.MakeInput{Title: opts.Title}
+	in := plan.MakeInput{Title: opts.Title, Objective: opts.Objective}
 	if opts.Skill != "" {
 		tpl, err := planSkillTemplate(opts)
 		if err != nil {
@@ -339,6 +342,9 @@ func planMakeRun(opts *PlanMakeOptions) error {
 		}
 		if opts.Title != "" {
 			in.Title = opts.Title
+		}
+		if opts.Objective != "" {
+			in.Objective = opts.Objective
 		}
 	}
 	pl, done, err := opts.planner()
@@ -473,7 +479,7 @@ func planReadSteps(name string, stdin io.Reader) (plan.MakeInput, error) {
 	if err != nil {
 		return plan.MakeInput{}, usageError("%s:%v", name, planJSONError(data, err))
 	}
-	in := plan.MakeInput{Title: file.Title, Steps: file.Steps}
+	in := plan.MakeInput{Title: file.Title, Objective: file.Objective, Steps: file.Steps}
 	if file.Entry != "" && len(file.Steps) > 0 && file.Entry != in.Steps[0].ID {
 		return plan.MakeInput{}, usageError("%s: entry %q is not the first step; a plan starts at its first step", name, file.Entry)
 	}

@@ -218,6 +218,26 @@ func TestPlanOffPosition(t *testing.T) {
 	golden.Check(t, filepath.Join("..", "..", "testdata", "plan", "cli-off-position.txt"), []byte(c.script.String()))
 }
 
+// TestPlanObjective: --objective is shown under the title, kept in the
+// plan's JSON, read from a --steps object, and refused past 500 characters.
+func TestPlanObjective(t *testing.T) {
+	c := newPlanCLI(t)
+	s := []string{"--user", "ana", "--session", "ticket-3"}
+	out := c.must(append([]string{"make", "--skill", "acat-reimbursement", "--objective", "Reimburse the ACAT fee of ticket 4711."}, s...)...)
+	if !strings.HasPrefix(out, "ACAT reimbursement · active · 0/4 done\nobjective: Reimburse the ACAT fee of ticket 4711.\n[>] 1") {
+		t.Fatalf("make --objective:\n%s", out)
+	}
+	var p plan.Plan
+	if err := json.Unmarshal([]byte(c.must(append([]string{"view", "--json"}, s...)...)), &p); err != nil || p.Objective != "Reimburse the ACAT fee of ticket 4711." {
+		t.Fatalf("objective in the JSON: %q, %v", p.Objective, err)
+	}
+	stdin := `{"title": "Refund", "objective": "From the file.", "steps": [{"goal": "Refund it."}]}`
+	if out, errOut, code := c.run(stdin, append([]string{"make", "--steps", "-"}, s...)...); code != 0 || !strings.Contains(out, "\nobjective: From the file.\n") {
+		t.Fatalf("objective from --steps: exit %d\n%s%s", code, out, errOut)
+	}
+	c.refused(1, "the objective is 501 characters; at most 500 are allowed", append([]string{"make", "--skill", "acat-reimbursement", "--objective", strings.Repeat("o", 501)}, s...)...)
+}
+
 func TestPlanStepsAndErrors(t *testing.T) {
 	c := newPlanCLI(t)
 	dir := t.TempDir()
