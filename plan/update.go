@@ -12,10 +12,10 @@ import (
 // Changes are the step lists of update_plan and close_plan. The IDs may
 // come in any order; each may be named once across all four lists.
 type Changes struct {
-	Check   []string `json:"check,omitempty"`
-	Uncheck []string `json:"uncheck,omitempty"`
-	Fail    []string `json:"fail,omitempty"`
-	Skip    []string `json:"skip,omitempty"`
+	Check   []string `json:"check,omitempty" jsonschema:"IDs of steps recorded as succeeded"`
+	Uncheck []string `json:"uncheck,omitempty" jsonschema:"IDs of steps reopened"`
+	Fail    []string `json:"fail,omitempty" jsonschema:"IDs of steps recorded as failed"`
+	Skip    []string `json:"skip,omitempty" jsonschema:"IDs of steps recorded as skipped"`
 }
 
 // Empty reports whether no step is named.

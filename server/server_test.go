@@ -234,6 +234,46 @@ func TestOffPosition(t *testing.T) {
 	}
 }
 
+// TestViewHistory: view_plan carries the history in its structured result
+// only when asked, and the text stays the checklist either way.
+func TestViewHistory(t *testing.T) {
+	e := newEnv(t, nil)
+	cs := e.client("alice", "chat-1")
+	ok(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement"})
+	ok(t, cs, "update_plan", map[string]any{"fail": []string{"1"}})
+	ok(t, cs, "update_plan", map[string]any{"check": []string{"2"}})
+	ok(t, cs, "update_plan", map[string]any{"check": []string{"4"}})
+	ok(t, cs, "close_plan", map[string]any{"note": "One record.", "check": []string{"3"}})
+	plain, plainText := ok(t, cs, "view_plan", map[string]any{})
+	if plain.History != nil {
+		t.Errorf("view_plan without history carries %d events", len(plain.History))
+	}
+	p, txt := ok(t, cs, "view_plan", map[string]any{"history": true})
+	if txt != plainText {
+		t.Errorf("the text changed with history:\n%s\nwant\n%s", txt, plainText)
+	}
+	var got []string
+	for _, ev := range p.History {
+		got = append(got, fmt.Sprintf("%d %s %s [%s] off=%s", ev.Version, ev.Tool, ev.Status, strings.Join(ev.Position, ","), strings.Join(ev.OffPosition, ",")))
+	}
+	want := []string{
+		"1 make_plan active [1] off=",
+		"2 update_plan active [2] off=",
+		"3 update_plan active [3] off=",
+		"4 update_plan active [3] off=4",
+		"5 close_plan completed [] off=",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("history:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if p.History[4].Note != "One record." || len(p.History[4].Check) != 1 || p.History[4].Steps[2].Status != plan.StepDone {
+		t.Errorf("close event: %+v", p.History[4])
+	}
+	if msg := fails(t, e.client("bob", "chat-1"), "view_plan", map[string]any{"history": true}); !strings.Contains(msg, "there is no plan in this session") {
+		t.Errorf("another user's history: %s", msg)
+	}
+}
+
 // TestMakeFromSteps covers a plan the model writes itself, with defaults,
 // and a second make_plan superseding the first.
 func TestMakeFromSteps(t *testing.T) {

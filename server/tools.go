@@ -24,8 +24,10 @@ type MakePlanArgs struct {
 	Skill     string       `json:"skill,omitempty" jsonschema:"the name of a workflow skill to copy the steps from instead of writing them (the server's resources list them, e.g. acat-reimbursement)"`
 }
 
-// ViewPlanArgs is view_plan's input: nothing, the conversation is implied.
-type ViewPlanArgs struct{}
+// ViewPlanArgs is view_plan's input: the conversation is implied.
+type ViewPlanArgs struct {
+	History bool `json:"history,omitempty" jsonschema:"true to get the plan's history (every change: when, which tool, the step lists, the statuses and position it left) in the structured result; the text stays the checklist"`
+}
 
 // UpdatePlanArgs is update_plan's input.
 type UpdatePlanArgs struct {
@@ -61,6 +63,7 @@ type PlanOutput struct {
 	ExpiresAt  time.Time    `json:"expires_at" jsonschema:"when the store forgets it unless it changes again"`
 	Version    int64        `json:"version" jsonschema:"grows by one on every change"`
 	Superseded *Superseded  `json:"superseded,omitempty" jsonschema:"the active plan this make_plan closed as cancelled, if any"`
+	History    []plan.Event `json:"history,omitempty" jsonschema:"the plan's changes, oldest first (the last 1000): only from view_plan with history true"`
 }
 
 // StepOutput is one step of PlanOutput: the plan's step, graph.Step with
@@ -200,10 +203,14 @@ func (s *Server) makePlan(ctx context.Context, req *mcp.CallToolRequest, in Make
 	return s.result(r, err)
 }
 
-func (s *Server) viewPlan(ctx context.Context, req *mcp.CallToolRequest, _ ViewPlanArgs) (*mcp.CallToolResult, PlanOutput, error) {
+func (s *Server) viewPlan(ctx context.Context, req *mcp.CallToolRequest, in ViewPlanArgs) (*mcp.CallToolResult, PlanOutput, error) {
 	key, err := s.key(req)
 	if err != nil {
 		return nil, PlanOutput{}, err
+	}
+	if in.History {
+		r, err := s.planner.History(ctx, key)
+		return s.result(r, err)
 	}
 	r, err := s.planner.View(ctx, key)
 	return s.result(r, err)
@@ -246,6 +253,7 @@ func (s *Server) result(r *tools.Result, err error) (*mcp.CallToolResult, PlanOu
 	if r.Superseded != nil {
 		out.Superseded = &Superseded{ID: r.Superseded.ID, Title: r.Superseded.Title}
 	}
+	out.History = r.History
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 }
 

@@ -37,7 +37,17 @@ type Store interface {
 	// Save writes p if the stored version is still expect (0: no live
 	// plan). On success p.Version is expect+1 and p.ExpiresAt is the
 	// write time plus the TTL. Otherwise ErrConflict, and nothing changes.
-	Save(ctx context.Context, key Key, p *plan.Plan, expect int64) error
+	//
+	// events are appended to the plan's history in the same write, each
+	// with Version set to p's new version. The history starts over with a
+	// plan that starts: when expect is 0 (an expired plan's history goes
+	// with it) or an event is make_plan's (a superseded plan's history
+	// goes with the plan). Of a history only the last plan.MaxEvents
+	// events are kept.
+	Save(ctx context.Context, key Key, p *plan.Plan, expect int64, events ...plan.Event) error
+	// History returns the live plan's history, oldest first, or
+	// ErrNotFound. It lives and expires with the plan, under the same key.
+	History(ctx context.Context, key Key) ([]plan.Event, error)
 	// Sweep deletes expired plans and says how many.
 	Sweep(ctx context.Context) (int, error)
 	Close() error
@@ -60,4 +70,18 @@ func (o Options) WithDefaults() Options {
 		o.Now = time.Now
 	}
 	return o
+}
+
+// HistoryStarts reports whether a Save with expect and events starts the
+// key's history over (see Store.Save): for backends.
+func HistoryStarts(expect int64, events []plan.Event) bool {
+	if expect == 0 {
+		return true
+	}
+	for _, ev := range events {
+		if ev.Tool == plan.ToolMake {
+			return true
+		}
+	}
+	return false
 }

@@ -73,10 +73,11 @@ type PlanCloseOptions struct {
 // PlanRunFuncs replace the run functions of the plan commands in tests;
 // a nil field runs the real one.
 type PlanRunFuncs struct {
-	Make   func(*PlanMakeOptions) error
-	View   func(*PlanViewOptions) error
-	Update func(*PlanUpdateOptions) error
-	Close  func(*PlanCloseOptions) error
+	Make    func(*PlanMakeOptions) error
+	View    func(*PlanViewOptions) error
+	Update  func(*PlanUpdateOptions) error
+	Close   func(*PlanCloseOptions) error
+	History func(*PlanHistoryOptions) error
 }
 
 // NewCmdPlan builds `skillc plan` and its four commands.
@@ -87,7 +88,7 @@ func NewCmdPlan(io *IOStreams, runF *PlanRunFuncs) *cobra.Command {
 	opts := &PlanOptions{IO: io}
 	cmd := &cobra.Command{
 		Use:   "plan",
-		Short: "Make, view, update and close the session's plan on the local store",
+		Short: "Make, view, update and close the session's plan on the local store, and show its history",
 		Long: `The four plan tools of the MCP server, from a shell: a plan belongs to one
 user and one session (a conversation), lives in a store (SQLite by default)
 and expires a day after its last change.
@@ -239,7 +240,7 @@ completed if it reached end, failed if it reached fail, else cancelled.`,
 	closeCmd.Flags().StringVar(&cl.Status, "status", "", "completed, failed or cancelled (default: derived from the path)")
 	addChangeFlags(closeCmd, &cl.Changes)
 
-	cmd.AddCommand(makeCmd, viewCmd, updateCmd, closeCmd)
+	cmd.AddCommand(makeCmd, viewCmd, updateCmd, closeCmd, newCmdPlanHistory(opts, runF.History, resolve))
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -236,6 +237,33 @@ func TestPlanObjective(t *testing.T) {
 		t.Fatalf("objective from --steps: exit %d\n%s%s", code, out, errOut)
 	}
 	c.refused(1, "the objective is 501 characters; at most 500 are allowed", append([]string{"make", "--skill", "acat-reimbursement", "--objective", strings.Repeat("o", 501)}, s...)...)
+}
+
+// TestPlanHistory: make, three updates and close leave five events, which
+// `plan history` prints one line each and --json as the events.
+func TestPlanHistory(t *testing.T) {
+	c := newPlanCLI(t)
+	s := []string{"--user", "ana", "--session", "ticket-4"}
+	c.must(append([]string{"make", "--skill", "acat-reimbursement"}, s...)...)
+	c.must(append([]string{"update", "--fail", "1"}, s...)...)
+	c.must(append([]string{"update", "--check", "4"}, s...)...)
+	c.must(append([]string{"update", "--check", "2"}, s...)...)
+	c.must(append([]string{"close", "--check", "3", "--note", "one record"}, s...)...)
+	c.script.Reset()
+	c.must(append([]string{"history"}, s...)...)
+	c.refused(1, "there is no plan in this session: run skillc plan make", "history", "--user", "bob", "--session", "ticket-4")
+	// The times are the wall clock's.
+	stamp := regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
+	golden.Check(t, filepath.Join("..", "..", "testdata", "plan", "cli-history.txt"), stamp.ReplaceAll([]byte(c.script.String()), []byte("TIME")))
+
+	var events []plan.Event
+	if err := json.Unmarshal([]byte(c.must(append([]string{"history", "--json"}, s...)...)), &events); err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 5 || events[0].Tool != plan.ToolMake || events[4].Tool != plan.ToolClose || events[4].Status != plan.StatusCompleted ||
+		strings.Join(events[2].OffPosition, ",") != "4" || strings.Join(events[3].Position, ",") != "3" {
+		t.Fatalf("history --json: %+v", events)
+	}
 }
 
 func TestPlanStepsAndErrors(t *testing.T) {

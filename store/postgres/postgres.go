@@ -213,7 +213,10 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 // plan (an expired row counts as absent and is replaced). On success
 // p.Version is expect+1 and p.ExpiresAt is now plus the TTL; on
 // store.ErrConflict or any error, p and the database are unchanged.
-func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect int64) error {
+//
+// A write that touches the history is one transaction; one that does not
+// is a single statement.
+func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect int64, events ...plan.Event) error {
 	if err := checkKey(key); err != nil {
 		return err
 	}
@@ -231,31 +234,111 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect in
 	if err != nil {
 		return fmt.Errorf("postgres: save plan: %w", err)
 	}
+	starts := store.HistoryStarts(expect, events)
+	evData := make([]string, len(events))
+	for i, ev := range events {
+		ev.Version = next.Version
+		b, err := json.Marshal(&ev)
+		if err != nil {
+			return fmt.Errorf("postgres: save plan: %w", err)
+		}
+		evData[i] = string(b)
+	}
 	// The plan goes as a string: in the exec and simple_protocol modes
 	// (default_query_exec_mode, for PgBouncer) pgx would send []byte as
 	// bytea, which a json column refuses.
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	var n int64
-	if expect == 0 {
-		tag, err := s.pool.Exec(ctx, s.q.insert, key.User, key.Session, string(data), now, next.ExpiresAt)
-		if err != nil {
-			return s.fail(ctx, "save plan", err)
+	// write is the compare-and-swap; its errors, and the transaction's,
+	// are wrapped once below.
+	write := func(db interface {
+		Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+	}) error {
+		var tag pgconn.CommandTag
+		var err error
+		if expect == 0 {
+			tag, err = db.Exec(ctx, s.q.insert, key.User, key.Session, string(data), now, next.ExpiresAt)
+		} else {
+			tag, err = db.Exec(ctx, s.q.update, key.User, key.Session, expect, string(data), now, next.ExpiresAt)
 		}
-		n = tag.RowsAffected()
-	} else {
-		tag, err := s.pool.Exec(ctx, s.q.update, key.User, key.Session, expect, string(data), now, next.ExpiresAt)
-		if err != nil {
-			return s.fail(ctx, "save plan", err)
+		if err == nil && tag.RowsAffected() == 0 {
+			return store.ErrConflict
 		}
-		n = tag.RowsAffected()
+		return err
 	}
-	if n == 0 {
+	if !starts && len(events) == 0 {
+		err = write(s.pool)
+	} else {
+		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			if err := write(tx); err != nil {
+				return err
+			}
+			if starts {
+				if _, err := tx.Exec(ctx, s.q.clearEvents, key.User, key.Session); err != nil {
+					return err
+				}
+			}
+			for _, ev := range evData {
+				if _, err := tx.Exec(ctx, s.q.addEvent, key.User, key.Session, next.Version, ev); err != nil {
+					return err
+				}
+			}
+			if !starts && next.Version > plan.MaxEvents {
+				if _, err := tx.Exec(ctx, s.q.trimEvents, key.User, key.Session, next.Version-plan.MaxEvents); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if errors.Is(err, store.ErrConflict) {
 		return store.ErrConflict
+	}
+	if err != nil {
+		return s.fail(ctx, "save plan", err)
 	}
 	p.Version = next.Version
 	p.ExpiresAt = next.ExpiresAt
 	return nil
+}
+
+// History returns the live plan's history, oldest first, or
+// store.ErrNotFound.
+func (s *Store) History(ctx context.Context, key store.Key) ([]plan.Event, error) {
+	if err := checkKey(key); err != nil {
+		return nil, store.ErrNotFound
+	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, s.q.history, key.User, key.Session, s.opts.Now())
+	if err != nil {
+		return nil, s.fail(ctx, "load history", err)
+	}
+	defer rows.Close()
+	found := false
+	out := []plan.Event{}
+	for rows.Next() {
+		found = true
+		var data []byte
+		if err := rows.Scan(&data); err != nil {
+			return nil, s.fail(ctx, "load history", err)
+		}
+		if data == nil {
+			continue // the plan has no events
+		}
+		var ev plan.Event
+		if err := json.Unmarshal(data, &ev); err != nil {
+			return nil, fmt.Errorf("postgres: load history: a stored event for user %q session %q is not valid: %w", key.User, key.Session, err)
+		}
+		out = append(out, ev)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fail(ctx, "load history", err)
+	}
+	if !found {
+		return nil, store.ErrNotFound
+	}
+	return out, nil
 }
 
 // Sweep deletes expired plans in batches of Options.SweepBatch rows, each

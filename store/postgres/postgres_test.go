@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -19,6 +20,7 @@ import (
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/postgres"
 	"github.com/skillc/skillc/store/postgres/pgtest"
+	"github.com/skillc/skillc/tools"
 )
 
 // go test ./... -update passes -update to every test binary.
@@ -128,6 +130,55 @@ func TestMigrateConcurrentOpen(t *testing.T) {
 		if err != nil || p.Title != "shared" || p.Version != 1 {
 			t.Errorf("store %d: load = %+v, %v; want the plan saved by store 0 at version 1", i+1, p, err)
 		}
+	}
+}
+
+// A schema at version 1 (plans, no history) is migrated: its plans are
+// kept, with an empty history that the next change starts.
+func TestMigratesVersion1(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.DSN(t)
+	schema := pgtest.Schema(t, dsn)
+	q := func(name string) string { return pgx.Identifier{schema, name}.Sanitize() }
+	p, _, err := plan.Make(nil, plan.MakeInput{Title: "old", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}}}, "id", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(p)
+	for _, stmt := range []string{
+		`CREATE TABLE ` + q("schema_migrations") + ` (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+		`INSERT INTO ` + q("schema_migrations") + ` (version, name) VALUES (1, 'create plans')`,
+		`CREATE TABLE ` + q("plans") + ` (user_id text NOT NULL, session_id text NOT NULL, version bigint NOT NULL CHECK (version > 0),
+			plan json NOT NULL, updated_at timestamptz NOT NULL, expires_at timestamptz NOT NULL, PRIMARY KEY (user_id, session_id))`,
+	} {
+		if err := pgtest.Exec(ctx, dsn, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := pgtest.Exec(ctx, dsn, `INSERT INTO `+q("plans")+` VALUES ('u', 's', 1, $1, now(), now() + interval '1 hour')`, string(data)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := postgres.Open(ctx, dsn, postgres.Options{Schema: schema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := queryInt(t, dsn, `SELECT max(version) FROM `+q("schema_migrations")); got != postgres.SchemaVersion {
+		t.Errorf("schema version %d after migration, want %d", got, postgres.SchemaVersion)
+	}
+	key := store.Key{User: "u", Session: "s"}
+	if got, err := s.Load(ctx, key); err != nil || got.Title != "old" {
+		t.Fatalf("plan after migration: %v, %v", got, err)
+	}
+	if h, err := s.History(ctx, key); err != nil || len(h) != 0 {
+		t.Fatalf("history after migration: %v, %v; want empty", h, err)
+	}
+	pl := &tools.Planner{Store: s}
+	if _, err := pl.Update(ctx, key, plan.Changes{Check: []string{"1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := s.History(ctx, key); err != nil || len(h) != 1 || h[0].Version != 2 {
+		t.Fatalf("history after an update: %+v, %v", h, err)
 	}
 }
 

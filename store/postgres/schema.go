@@ -12,6 +12,7 @@ import (
 type tables struct {
 	schema     string // sanitized schema name, "" for the search_path
 	plans      string
+	events     string
 	migrations string
 }
 
@@ -22,7 +23,7 @@ func newTables(schema string) tables {
 		}
 		return pgx.Identifier{schema, name}.Sanitize()
 	}
-	t := tables{plans: qualify("plans"), migrations: qualify("schema_migrations")}
+	t := tables{plans: qualify("plans"), events: qualify("plan_events"), migrations: qualify("schema_migrations")}
 	if schema != "" {
 		t.schema = pgx.Identifier{schema}.Sanitize()
 	}
@@ -54,6 +55,21 @@ CREATE TABLE %[1]s (
 );
 CREATE INDEX plans_expires_at_idx ON %[1]s (expires_at);
 `, t.plans)
+	}},
+	{"create plan_events", func(t tables) string {
+		// A plan's history, one row per event keyed by the version it
+		// wrote. The foreign key deletes it with its plan (the sweeper);
+		// Save clears it when a plan starts over. json, as for plans.
+		return fmt.Sprintf(`
+CREATE TABLE %[1]s (
+	user_id    text   NOT NULL,
+	session_id text   NOT NULL,
+	version    bigint NOT NULL,
+	event      json   NOT NULL,
+	PRIMARY KEY (user_id, session_id, version),
+	FOREIGN KEY (user_id, session_id) REFERENCES %[2]s (user_id, session_id) ON DELETE CASCADE
+);
+`, t.events, t.plans)
 	}},
 }
 
@@ -145,13 +161,23 @@ CREATE TABLE %s (
 // queries are the statements, built once per Store for its tables.
 type queries struct {
 	tables
-	load, insert, update, sweep string
+	load, insert, update, sweep                string
+	history, addEvent, clearEvents, trimEvents string
 }
 
 func newQueries(schema string) queries {
 	t := newTables(schema)
 	return queries{
 		tables: t,
+		// One statement, one snapshot of the plan and its events; the LEFT
+		// JOIN tells a plan without events (one row, NULL) from no plan.
+		history: `SELECT e.event FROM ` + t.plans + ` p
+LEFT JOIN ` + t.events + ` e ON e.user_id = p.user_id AND e.session_id = p.session_id AND e.version <= p.version
+WHERE p.user_id = $1 AND p.session_id = $2 AND p.expires_at > $3
+ORDER BY e.version`,
+		addEvent:    `INSERT INTO ` + t.events + ` (user_id, session_id, version, event) VALUES ($1, $2, $3, $4)`,
+		clearEvents: `DELETE FROM ` + t.events + ` WHERE user_id = $1 AND session_id = $2`,
+		trimEvents:  `DELETE FROM ` + t.events + ` WHERE user_id = $1 AND session_id = $2 AND version <= $3`,
 		// $3 is the injected clock's now: an expired row is invisible
 		// whether or not a sweep has removed it.
 		load: `SELECT version, plan FROM ` + t.plans + `

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -94,8 +95,8 @@ func TestMigrations(t *testing.T) {
 	}
 	defer db.Close()
 	var v int
-	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 1 {
-		t.Fatalf("user_version = %d, %v; want 1", v, err)
+	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 2 {
+		t.Fatalf("user_version = %d, %v; want 2", v, err)
 	}
 	var mode string
 	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
@@ -105,8 +106,57 @@ func TestMigrations(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = sqlite.Open(ctx, path, store.Options{})
-	if err == nil || !strings.Contains(err.Error(), "schema is version 99, newer than this skillc knows (1)") {
+	if err == nil || !strings.Contains(err.Error(), "schema is version 99, newer than this skillc knows (2)") {
 		t.Fatalf("opening a newer schema: %v", err)
+	}
+}
+
+// TestMigratesVersion1 opens a file of schema version 1 (plans, no
+// history): its plan is kept, with an empty history that the next change
+// starts.
+func TestMigratesVersion1(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "plans.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := plan.Make(nil, plan.MakeInput{Title: "old", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}}}, "id", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(p)
+	for _, q := range []string{
+		`CREATE TABLE plans (id INTEGER PRIMARY KEY, user_id TEXT NOT NULL, session_id TEXT NOT NULL, version INTEGER NOT NULL,
+			expires_at INTEGER NOT NULL, plan TEXT NOT NULL, UNIQUE (user_id, session_id));
+		 CREATE INDEX plans_expires_at ON plans (expires_at);
+		 PRAGMA user_version = 1;`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(`INSERT INTO plans (user_id, session_id, version, expires_at, plan) VALUES ('u', 's', 1, ?, ?)`,
+		time.Now().Add(time.Hour).UnixNano(), string(data)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	s := open(t, path)
+	defer s.Close()
+	key := store.Key{User: "u", Session: "s"}
+	if got, err := s.Load(ctx, key); err != nil || got.Title != "old" {
+		t.Fatalf("plan after migration: %v, %v", got, err)
+	}
+	if h, err := s.History(ctx, key); err != nil || len(h) != 0 {
+		t.Fatalf("history after migration: %v, %v; want empty", h, err)
+	}
+	pl := &tools.Planner{Store: s}
+	if _, err := pl.Update(ctx, key, plan.Changes{Check: []string{"1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := s.History(ctx, key); err != nil || len(h) != 1 || h[0].Version != 2 || h[0].Tool != plan.ToolUpdate {
+		t.Fatalf("history after an update: %+v, %v", h, err)
 	}
 }
 

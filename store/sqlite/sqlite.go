@@ -56,6 +56,17 @@ var migrations = []string{
 		UNIQUE (user_id, session_id)
 	);
 	CREATE INDEX plans_expires_at ON plans (expires_at);`,
+	// A plan's history: one row per event, keyed by the plan's version.
+	// The foreign key deletes it with its plan (Sweep); Save clears it when
+	// a plan starts over. WITHOUT ROWID: the rows are read in key order.
+	`CREATE TABLE plan_events (
+		user_id    TEXT    NOT NULL,
+		session_id TEXT    NOT NULL,
+		version    INTEGER NOT NULL,
+		event      TEXT    NOT NULL, -- the plan.Event as JSON
+		PRIMARY KEY (user_id, session_id, version),
+		FOREIGN KEY (user_id, session_id) REFERENCES plans (user_id, session_id) ON DELETE CASCADE
+	) WITHOUT ROWID;`,
 }
 
 // Store is a store.Store on one SQLite file. Safe for concurrent use, and
@@ -66,7 +77,8 @@ type Store struct {
 	read  *sql.DB
 	write *sql.DB
 
-	load, insert, update *sql.Stmt
+	load, insert, update                       *sql.Stmt
+	history, addEvent, clearEvents, trimEvents *sql.Stmt
 }
 
 var _ store.Store = (*Store)(nil)
@@ -112,6 +124,8 @@ func Open(ctx context.Context, path string, opts store.Options) (*Store, error) 
 			fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()),
 			"journal_mode(WAL)",
 			"synchronous(NORMAL)",
+			// The history's rows go with their plan's (ON DELETE CASCADE).
+			"foreign_keys(1)",
 		},
 		"_txlock": {"immediate"},
 	}.Encode()
@@ -192,6 +206,28 @@ func (s *Store) prepare(ctx context.Context) error {
 		 WHERE user_id = ?4 AND session_id = ?5 AND version = ?6 AND expires_at > ?7`); err != nil {
 		return err
 	}
+	// One statement, so the plan row and its events are one snapshot: the
+	// LEFT JOIN tells a plan without events (one row, NULL) from no plan
+	// (no row).
+	if s.history, err = s.read.PrepareContext(ctx,
+		`SELECT e.event FROM plans p
+		 LEFT JOIN plan_events e ON e.user_id = p.user_id AND e.session_id = p.session_id AND e.version <= p.version
+		 WHERE p.user_id = ?1 AND p.session_id = ?2 AND p.expires_at > ?3
+		 ORDER BY e.version`); err != nil {
+		return err
+	}
+	if s.addEvent, err = s.write.PrepareContext(ctx,
+		`INSERT INTO plan_events (user_id, session_id, version, event) VALUES (?1, ?2, ?3, ?4)`); err != nil {
+		return err
+	}
+	if s.clearEvents, err = s.write.PrepareContext(ctx,
+		`DELETE FROM plan_events WHERE user_id = ?1 AND session_id = ?2`); err != nil {
+		return err
+	}
+	if s.trimEvents, err = s.write.PrepareContext(ctx,
+		`DELETE FROM plan_events WHERE user_id = ?1 AND session_id = ?2 AND version <= ?3`); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -218,8 +254,9 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 	return p, nil
 }
 
-// Save implements store.Store.
-func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect int64) error {
+// Save implements store.Store. A write that touches the history is one
+// IMMEDIATE transaction; one that does not is a single statement.
+func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect int64, events ...plan.Event) error {
 	now := s.opts.Now()
 	c := *p
 	c.Version = expect + 1
@@ -228,11 +265,30 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect in
 	if err != nil {
 		return fmt.Errorf("save plan: %w", err)
 	}
+	starts := store.HistoryStarts(expect, events)
+	var evData [][]byte
+	for _, ev := range events {
+		ev.Version = c.Version
+		b, err := json.Marshal(&ev)
+		if err != nil {
+			return fmt.Errorf("save plan: %w", err)
+		}
+		evData = append(evData, b)
+	}
+	var tx *sql.Tx
+	stmt := func(st *sql.Stmt) *sql.Stmt { return st }
+	if starts || len(events) > 0 {
+		if tx, err = s.write.BeginTx(ctx, nil); err != nil {
+			return fmt.Errorf("save plan: %w", err)
+		}
+		defer tx.Rollback()
+		stmt = func(st *sql.Stmt) *sql.Stmt { return tx.StmtContext(ctx, st) }
+	}
 	var res sql.Result
 	if expect == 0 {
-		res, err = s.insert.ExecContext(ctx, key.User, key.Session, c.ExpiresAt.UnixNano(), data, now.UnixNano())
+		res, err = stmt(s.insert).ExecContext(ctx, key.User, key.Session, c.ExpiresAt.UnixNano(), data, now.UnixNano())
 	} else {
-		res, err = s.update.ExecContext(ctx, c.Version, c.ExpiresAt.UnixNano(), data, key.User, key.Session, expect, now.UnixNano())
+		res, err = stmt(s.update).ExecContext(ctx, c.Version, c.ExpiresAt.UnixNano(), data, key.User, key.Session, expect, now.UnixNano())
 	}
 	if err != nil {
 		return fmt.Errorf("save plan: %w", err)
@@ -244,8 +300,70 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect in
 	if n == 0 {
 		return store.ErrConflict
 	}
+	if tx != nil {
+		if err := s.writeEvents(ctx, tx, key, c.Version, starts, evData); err != nil {
+			return fmt.Errorf("save plan: %w", err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("save plan: %w", err)
+		}
+	}
 	p.Version, p.ExpiresAt = c.Version, c.ExpiresAt
 	return nil
+}
+
+// writeEvents clears the history of a plan that starts, appends events at
+// version, and drops what falls past plan.MaxEvents.
+func (s *Store) writeEvents(ctx context.Context, tx *sql.Tx, key store.Key, version int64, starts bool, events [][]byte) error {
+	if starts {
+		if _, err := tx.StmtContext(ctx, s.clearEvents).ExecContext(ctx, key.User, key.Session); err != nil {
+			return err
+		}
+	}
+	for _, ev := range events {
+		if _, err := tx.StmtContext(ctx, s.addEvent).ExecContext(ctx, key.User, key.Session, version, ev); err != nil {
+			return err
+		}
+	}
+	if !starts && version > plan.MaxEvents {
+		if _, err := tx.StmtContext(ctx, s.trimEvents).ExecContext(ctx, key.User, key.Session, version-plan.MaxEvents); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// History implements store.Store.
+func (s *Store) History(ctx context.Context, key store.Key) ([]plan.Event, error) {
+	rows, err := s.history.QueryContext(ctx, key.User, key.Session, s.opts.Now().UnixNano())
+	if err != nil {
+		return nil, fmt.Errorf("load history: %w", err)
+	}
+	defer rows.Close()
+	found := false
+	out := []plan.Event{}
+	for rows.Next() {
+		found = true
+		var data []byte
+		if err := rows.Scan(&data); err != nil {
+			return nil, fmt.Errorf("load history: %w", err)
+		}
+		if data == nil {
+			continue // the plan has no events
+		}
+		var ev plan.Event
+		if err := json.Unmarshal(data, &ev); err != nil {
+			return nil, fmt.Errorf("load history: a stored event is not valid JSON: %w", err)
+		}
+		out = append(out, ev)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load history: %w", err)
+	}
+	if !found {
+		return nil, store.ErrNotFound
+	}
+	return out, nil
 }
 
 // Sweep implements store.Store. It deletes in batches so a long backlog
@@ -273,7 +391,7 @@ func (s *Store) Sweep(ctx context.Context) (int, error) {
 // Close implements store.Store.
 func (s *Store) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.load, s.insert, s.update} {
+	for _, st := range []*sql.Stmt{s.load, s.insert, s.update, s.history, s.addEvent, s.clearEvents, s.trimEvents} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}

@@ -1,6 +1,7 @@
 // Package storetest is the conformance suite every store.Store backend
 // passes: compare-and-swap, the Update retry helper, TTL against an injected
-// clock, sweep, scope, concurrent writers and the closed-plan rules.
+// clock, sweep, scope, concurrent writers, the closed-plan rules and the
+// history (its events, its scope, its TTL and its bound).
 //
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T, clock func() time.Time, ttl time.Duration) store.Store {
@@ -408,6 +409,122 @@ func Run(t *testing.T, open Opener) {
 		}
 	})
 
+	t.Run("History", func(t *testing.T) {
+		e := newEnv(t, open)
+		acat := []graph.Step{
+			{ID: "1", Goal: "Already credited?", NextOnSuccess: "end", NextOnFailure: "2"},
+			{ID: "2", Goal: "List transfers.", NextOnSuccess: "3", NextOnFailure: "4"},
+			{ID: "3", Goal: "One record?", NextOnSuccess: "end", NextOnFailure: "4"},
+			{ID: "4", Goal: "Ask the user.", NextOnSuccess: "end", NextOnFailure: "fail"},
+		}
+		if _, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "acat", Steps: acat}); err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range []plan.Changes{{Fail: []string{"1"}}, {Check: []string{"2"}}, {Check: []string{"4"}}} {
+			e.clock.Advance(time.Minute)
+			if _, err := e.pl.Update(e.ctx, alice, ch); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.clock.Advance(time.Minute)
+		if _, err := e.pl.Close(e.ctx, alice, "one record", "", plan.Changes{Check: []string{"3"}}); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			"1 make_plan {} active [1] 1:in_progress 2:pending 3:pending 4:pending",
+			"2 update_plan {fail:1} active [2] 1:failed 2:in_progress 3:pending 4:pending",
+			"3 update_plan {check:2} active [3] 1:failed 2:done 3:in_progress 4:pending",
+			"4 update_plan {check:4} off:4 active [3] 1:failed 2:done 3:in_progress 4:done",
+			"5 close_plan {check:3} note:one record completed [] 1:failed 2:done 3:done 4:done",
+		}
+		r, err := e.pl.History(e.ctx, alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkHistory(t, r.History, want, e.clock.Now().Add(-4*time.Minute))
+		if r.Plan.Version != 5 || r.Plan.Status != plan.StatusCompleted {
+			t.Fatalf("history's plan: version %d status %s", r.Plan.Version, r.Plan.Status)
+		}
+
+		// Scope: another user's session, or another session, has none.
+		for _, k := range []store.Key{{User: "bob", Session: "s1"}, {User: "alice", Session: "s2"}} {
+			if h, err := e.s.History(e.ctx, k); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("history of %v: %v, %v; want ErrNotFound", k, h, err)
+			}
+		}
+
+		// A new plan starts a new history; the old one goes with its plan.
+		if _, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "next", Steps: steps(2)}); err != nil {
+			t.Fatal(err)
+		}
+		r, err = e.pl.History(e.ctx, alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkHistory(t, r.History, []string{"6 make_plan {} active [1] 1:in_progress 2:pending"}, e.clock.Now())
+
+		// The history lives and expires with its plan: not served after
+		// the TTL, and not carried into the plan made after expiry.
+		e.clock.Advance(ttl)
+		if h, err := e.s.History(e.ctx, alice); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("history after expiry: %v, %v; want ErrNotFound", h, err)
+		}
+		if _, err := e.pl.History(e.ctx, alice); plan.ErrorCode(err) != plan.CodeNoPlan {
+			t.Fatalf("planner history after expiry: %v, want no_plan", err)
+		}
+		if _, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "after", Steps: steps(1)}); err != nil {
+			t.Fatal(err)
+		}
+		h, err := e.s.History(e.ctx, alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkHistory(t, h, []string{"1 make_plan {} active [1] 1:in_progress"}, e.clock.Now())
+
+		// A plan saved without events has an empty history, not none; a
+		// swept plan takes its history with it.
+		bare := store.Key{User: "alice", Session: "bare"}
+		if err := e.s.Save(e.ctx, bare, e.newPlan("bare", 1), 0); err != nil {
+			t.Fatal(err)
+		}
+		if h, err := e.s.History(e.ctx, bare); err != nil || len(h) != 0 {
+			t.Fatalf("history of a plan saved without events: %v, %v", h, err)
+		}
+		e.clock.Advance(ttl)
+		if _, err := e.s.Sweep(e.ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.s.Save(e.ctx, alice, e.newPlan("bare again", 1), 0); err != nil {
+			t.Fatal(err)
+		}
+		if h, err := e.s.History(e.ctx, alice); err != nil || len(h) != 0 {
+			t.Fatalf("history after a sweep and a new plan: %v, %v; want empty", h, err)
+		}
+	})
+
+	t.Run("HistoryBounded", func(t *testing.T) {
+		e := newEnv(t, open)
+		p := e.newPlan("long", 1)
+		const extra = 5
+		for v := int64(0); v < plan.MaxEvents+extra; v++ {
+			ev := plan.NewEvent(plan.ToolUpdate, plan.Changes{Check: []string{"1"}}, p, nil)
+			if v == 0 {
+				ev = plan.NewEvent(plan.ToolMake, plan.Changes{}, p, nil)
+			}
+			if err := e.s.Save(e.ctx, alice, p, v, ev); err != nil {
+				t.Fatalf("save %d: %v", v+1, err)
+			}
+		}
+		h, err := e.s.History(e.ctx, alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h) != plan.MaxEvents || h[0].Version != extra+1 || h[len(h)-1].Version != plan.MaxEvents+extra {
+			t.Fatalf("after %d writes: %d events, versions %d..%d; want the last %d (%d..%d)", plan.MaxEvents+extra,
+				len(h), h[0].Version, h[len(h)-1].Version, plan.MaxEvents, extra+1, plan.MaxEvents+extra)
+		}
+	})
+
 	t.Run("Planner", func(t *testing.T) {
 		e := newEnv(t, open)
 		if _, err := e.pl.View(e.ctx, alice); plan.ErrorCode(err) != plan.CodeNoPlan {
@@ -480,4 +597,44 @@ func Run(t *testing.T, open Opener) {
 			t.Fatalf("make after close: %+v, %v", r, err)
 		}
 	})
+}
+
+// checkHistory compares events with want, one line each: version, tool,
+// the lists, off-position steps, note, status, position, step statuses.
+// The first event is at first, each later one a minute after the last.
+func checkHistory(t *testing.T, h []plan.Event, want []string, first time.Time) {
+	t.Helper()
+	var got []string
+	for i, ev := range h {
+		var lists []string
+		for _, l := range []struct {
+			name string
+			ids  []string
+		}{{"check", ev.Check}, {"uncheck", ev.Uncheck}, {"fail", ev.Fail}, {"skip", ev.Skip}} {
+			if len(l.ids) > 0 {
+				lists = append(lists, l.name+":"+strings.Join(l.ids, ","))
+			}
+		}
+		line := fmt.Sprintf("%d %s {%s}", ev.Version, ev.Tool, strings.Join(lists, " "))
+		if len(ev.OffPosition) > 0 {
+			line += " off:" + strings.Join(ev.OffPosition, ",")
+		}
+		if ev.Note != "" {
+			line += " note:" + ev.Note
+		}
+		line += fmt.Sprintf(" %s [%s]", ev.Status, strings.Join(ev.Position, ","))
+		for _, st := range ev.Steps {
+			line += fmt.Sprintf(" %s:%s", st.ID, st.Status)
+		}
+		got = append(got, line)
+		if at := first.Add(time.Duration(i) * time.Minute); !ev.At.Equal(at) {
+			t.Errorf("event %d at %v, want %v", i+1, ev.At, at)
+		}
+		if ev.Position == nil {
+			t.Errorf("event %d: position is null, want a list", i+1)
+		}
+	}
+	if a, b := strings.Join(got, "\n"), strings.Join(want, "\n"); a != b {
+		t.Errorf("history:\n got %s\nwant %s", a, b)
+	}
 }
