@@ -34,17 +34,18 @@ type Store interface {
 	// Load returns the session's plan, or ErrNotFound. It never returns
 	// an expired plan, swept or not.
 	Load(ctx context.Context, key Key) (*plan.Plan, error)
-	// Save writes p if the stored version is still expect (0: no live
-	// plan). On success p.Version is expect+1 and p.ExpiresAt is the
-	// write time plus the TTL. Otherwise ErrConflict, and nothing changes.
+	// Save writes p if the live plan is still the one expected: same ID,
+	// same version (the zero Expect: no live plan). On success p.Version
+	// is expect.Version+1 and p.ExpiresAt is the write time plus the TTL.
+	// Otherwise ErrConflict, and nothing changes.
 	//
 	// events are appended to the plan's history in the same write, each
 	// with Version set to p's new version. The history starts over with a
-	// plan that starts: when expect is 0 (an expired plan's history goes
+	// plan that starts: when expect is zero (an expired plan's history goes
 	// with it) or an event is make_plan's (a superseded plan's history
 	// goes with the plan). Of a history only the last plan.MaxEvents
 	// events are kept.
-	Save(ctx context.Context, key Key, p *plan.Plan, expect int64, events ...plan.Event) error
+	Save(ctx context.Context, key Key, p *plan.Plan, expect Expect, events ...plan.Event) error
 	// History returns the live plan's history, oldest first, or
 	// ErrNotFound. It lives and expires with the plan, under the same key.
 	History(ctx context.Context, key Key) ([]plan.Event, error)
@@ -72,10 +73,32 @@ func (o Options) WithDefaults() Options {
 	return o
 }
 
+// Expect is what a write expects to find stored: the live plan it loaded,
+// by ID and version; the zero value expects no live plan. The version alone
+// would be ambiguous: a plan made after another expired starts again at
+// version 1, and a writer still holding the old plan at version 1 would
+// overwrite the new one. The ID tells the two incarnations apart.
+type Expect struct {
+	ID      string
+	Version int64
+}
+
+// ExpectOf is what a write over cur expects: cur's ID and version, or no
+// plan when cur is nil.
+func ExpectOf(cur *plan.Plan) Expect {
+	if cur == nil {
+		return Expect{}
+	}
+	return Expect{ID: cur.ID, Version: cur.Version}
+}
+
+// None reports whether e expects no live plan.
+func (e Expect) None() bool { return e.Version == 0 }
+
 // HistoryStarts reports whether a Save with expect and events starts the
 // key's history over (see Store.Save): for backends.
-func HistoryStarts(expect int64, events []plan.Event) bool {
-	if expect == 0 {
+func HistoryStarts(expect Expect, events []plan.Event) bool {
+	if expect.None() {
 		return true
 	}
 	for _, ev := range events {

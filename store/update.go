@@ -40,15 +40,13 @@ func Change(ctx context.Context, s Store, key Key, fn func(cur *plan.Plan) (*pla
 	backoff := 200 * time.Microsecond
 	for attempt := 1; ; attempt++ {
 		cur, err := s.Load(ctx, key)
-		var expect int64
 		switch {
 		case errors.Is(err, ErrNotFound):
 			cur = nil
 		case err != nil:
 			return nil, err
-		default:
-			expect = cur.Version
 		}
+		expect := ExpectOf(cur)
 		next, ev, err := fn(cur)
 		if err != nil {
 			return nil, err

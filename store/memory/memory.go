@@ -52,21 +52,21 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 }
 
 // Save implements store.Store.
-func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect int64, events ...plan.Event) error {
+func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect store.Expect, events ...plan.Event) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.opts.Now()
-	var have int64
+	var have store.Expect
 	if cur := s.live(key, now); cur != nil {
-		have = cur.Version
+		have = store.ExpectOf(cur)
 	}
-	if have != expect {
+	if have.None() != expect.None() || !have.None() && have != expect {
 		return store.ErrConflict
 	}
-	p.Version = expect + 1
+	p.Version = expect.Version + 1
 	p.ExpiresAt = now.Add(s.opts.TTL)
 	s.plans[key] = p.Clone()
 	h := s.history[key]

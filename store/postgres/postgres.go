@@ -209,26 +209,27 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 	return p, nil
 }
 
-// Save writes p if the stored version is still expect; 0 means no live
-// plan (an expired row counts as absent and is replaced). On success
-// p.Version is expect+1 and p.ExpiresAt is now plus the TTL; on
+// Save writes p if the live plan is still expect's, by ID and version; the
+// zero Expect means no live plan (an expired row counts as absent and is
+// replaced). On success p.Version is expect.Version+1 and p.ExpiresAt is
+// now plus the TTL; on
 // store.ErrConflict or any error, p and the database are unchanged.
 //
 // A write that touches the history is one transaction; one that does not
 // is a single statement.
-func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect int64, events ...plan.Event) error {
+func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect store.Expect, events ...plan.Event) error {
 	if err := checkKey(key); err != nil {
 		return err
 	}
 	if p == nil {
 		return errors.New("postgres: save plan: nil plan")
 	}
-	if expect < 0 {
-		return fmt.Errorf("postgres: save plan: expected version %d: want 0 (no plan) or a loaded plan's version", expect)
+	if expect.Version < 0 {
+		return fmt.Errorf("postgres: save plan: expected version %d: want 0 (no plan) or a loaded plan's version", expect.Version)
 	}
 	now := s.opts.Now()
 	next := *p
-	next.Version = expect + 1
+	next.Version = expect.Version + 1
 	next.ExpiresAt = now.Add(s.opts.TTL)
 	data, err := json.Marshal(&next)
 	if err != nil {
@@ -256,10 +257,10 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect in
 	}) error {
 		var tag pgconn.CommandTag
 		var err error
-		if expect == 0 {
-			tag, err = db.Exec(ctx, s.q.insert, key.User, key.Session, string(data), now, next.ExpiresAt)
+		if expect.None() {
+			tag, err = db.Exec(ctx, s.q.insert, key.User, key.Session, string(data), now, next.ExpiresAt, next.ID)
 		} else {
-			tag, err = db.Exec(ctx, s.q.update, key.User, key.Session, expect, string(data), now, next.ExpiresAt)
+			tag, err = db.Exec(ctx, s.q.update, key.User, key.Session, expect.Version, string(data), now, next.ExpiresAt, next.ID, expect.ID)
 		}
 		if err == nil && tag.RowsAffected() == 0 {
 			return store.ErrConflict

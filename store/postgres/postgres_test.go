@@ -122,7 +122,7 @@ func TestMigrateConcurrentOpen(t *testing.T) {
 		t.Errorf("after reopening, schema_migrations has %d rows, want %d", got, postgres.SchemaVersion)
 	}
 	key := store.Key{User: "u", Session: "s"}
-	if err := stores[0].Save(context.Background(), key, newPlan("shared"), 0); err != nil {
+	if err := stores[0].Save(context.Background(), key, newPlan("shared"), store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	for i, s := range append(stores[1:], again) {
@@ -205,7 +205,7 @@ func TestSearchPathFromDSN(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if err := s.Save(context.Background(), store.Key{User: "u", Session: "s"}, newPlan("t"), 0); err != nil {
+	if err := s.Save(context.Background(), store.Key{User: "u", Session: "s"}, newPlan("t"), store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := queryInt(t, dsn, `SELECT count(*) FROM `+pgx.Identifier{schema, "plans"}.Sanitize()); got != 1 {
@@ -227,10 +227,10 @@ func TestQueryExecModes(t *testing.T) {
 			ctx := context.Background()
 			key := store.Key{User: "u", Session: "s"}
 			p := newPlan("mode " + mode)
-			if err := s.Save(ctx, key, p, 0); err != nil {
+			if err := s.Save(ctx, key, p, store.Expect{}); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Save(ctx, key, p, 1); err != nil {
+			if err := s.Save(ctx, key, p, store.ExpectOf(p)); err != nil {
 				t.Fatal(err)
 			}
 			got, err := s.Load(ctx, key)
@@ -330,13 +330,13 @@ func TestSweepBatches(t *testing.T) {
 		if i%3 == 0 {
 			c.Advance(time.Second)
 		}
-		if err := s.Save(ctx, store.Key{User: "u", Session: fmt.Sprint("old", i)}, newPlan("old"), 0); err != nil {
+		if err := s.Save(ctx, store.Key{User: "u", Session: fmt.Sprint("old", i)}, newPlan("old"), store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	c.Advance(30 * time.Minute)
 	for i := range 3 {
-		if err := s.Save(ctx, store.Key{User: "u", Session: fmt.Sprint("new", i)}, newPlan("new"), 0); err != nil {
+		if err := s.Save(ctx, store.Key{User: "u", Session: fmt.Sprint("new", i)}, newPlan("new"), store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -359,7 +359,7 @@ func TestSweepBatches(t *testing.T) {
 func TestBackgroundSweeper(t *testing.T) {
 	c := newClock()
 	s, dsn, schema := open(t, postgres.Options{Now: c.Now, TTL: time.Hour, SweepEvery: 5 * time.Millisecond})
-	if err := s.Save(context.Background(), store.Key{User: "u", Session: "s"}, newPlan("t"), 0); err != nil {
+	if err := s.Save(context.Background(), store.Key{User: "u", Session: "s"}, newPlan("t"), store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	c.Advance(2 * time.Hour)
@@ -392,7 +392,7 @@ func TestInvalidKeys(t *testing.T) {
 		{store.Key{User: "\xff", Session: "s"}, `postgres: user id "\xff" is not valid UTF-8`},
 	}
 	for _, tt := range tests {
-		if err := s.Save(ctx, tt.key, newPlan("t"), 0); err == nil || err.Error() != tt.want {
+		if err := s.Save(ctx, tt.key, newPlan("t"), store.Expect{}); err == nil || err.Error() != tt.want {
 			t.Errorf("save %q = %v, want %q", tt.key, err, tt.want)
 		}
 		if _, err := s.Load(ctx, tt.key); !errors.Is(err, store.ErrNotFound) {
@@ -402,7 +402,7 @@ func TestInvalidKeys(t *testing.T) {
 	// A NUL inside the plan itself is fine: it is stored as json, not jsonb.
 	p := newPlan("nul \x00 inside")
 	key := store.Key{User: "u", Session: "s"}
-	if err := s.Save(ctx, key, p, 0); err != nil {
+	if err := s.Save(ctx, key, p, store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Load(ctx, key)
@@ -418,7 +418,7 @@ func TestTimeoutAndCancel(t *testing.T) {
 	ctx := context.Background()
 	key := store.Key{User: "u", Session: "s"}
 	p := newPlan("t")
-	if err := s.Save(ctx, key, p, 0); err != nil {
+	if err := s.Save(ctx, key, p, store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	conn, err := pgx.Connect(ctx, dsn)
@@ -434,7 +434,7 @@ func TestTimeoutAndCancel(t *testing.T) {
 	if _, err := tx.Exec(ctx, `SELECT 1 FROM `+pgx.Identifier{schema, "plans"}.Sanitize()+` FOR UPDATE`); err != nil {
 		t.Fatal(err)
 	}
-	err = s.Save(ctx, key, p, 1)
+	err = s.Save(ctx, key, p, store.ExpectOf(p))
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("save on a locked row = %v, want a deadline exceeded error", err)
 	}
@@ -449,7 +449,7 @@ func TestTimeoutAndCancel(t *testing.T) {
 	if err := tx.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save(ctx, key, p, 1); err != nil {
+	if err := s.Save(ctx, key, p, store.ExpectOf(p)); err != nil {
 		t.Errorf("save after the lock was released: %v", err)
 	}
 }
@@ -465,7 +465,7 @@ func TestRacingServers(t *testing.T) {
 	defer b.Close()
 	ctx := context.Background()
 	key := store.Key{User: "u", Session: "s"}
-	if err := a.Save(ctx, key, newPlan("0"), 0); err != nil {
+	if err := a.Save(ctx, key, newPlan("0"), store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	const writers, each = 8, 10
@@ -487,7 +487,7 @@ func TestRacingServers(t *testing.T) {
 					var n int
 					fmt.Sscan(p.Title, &n)
 					p.Title = fmt.Sprint(n + 1)
-					err = s.Save(ctx, key, p, p.Version)
+					err = s.Save(ctx, key, p, store.ExpectOf(p))
 					if errors.Is(err, store.ErrConflict) {
 						conflicts.Add(1)
 						continue

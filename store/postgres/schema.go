@@ -71,6 +71,15 @@ CREATE TABLE %[1]s (
 );
 `, t.events, t.plans)
 	}},
+	{"plans.plan_id", func(t tables) string {
+		// The plan's ID beside its version, so compare-and-swap can tell
+		// a plan made after another expired (version 1 again) from the
+		// old one.
+		return fmt.Sprintf(`
+ALTER TABLE %[1]s ADD COLUMN plan_id text NOT NULL DEFAULT '';
+UPDATE %[1]s SET plan_id = coalesce(plan->>'id', '');
+`, t.plans)
+	}},
 }
 
 // SchemaVersion is the schema version this build migrates to.
@@ -187,17 +196,19 @@ WHERE user_id = $1 AND session_id = $2 AND expires_at > $3`,
 		// written and no row is reported: a conflict. ON CONFLICT also
 		// settles two servers inserting at once: one wins, the other
 		// re-checks the WHERE against the winner's row.
-		insert: `INSERT INTO ` + t.plans + ` AS p (user_id, session_id, version, plan, updated_at, expires_at)
-VALUES ($1, $2, 1, $3, $4, $5)
+		insert: `INSERT INTO ` + t.plans + ` AS p (user_id, session_id, version, plan, updated_at, expires_at, plan_id)
+VALUES ($1, $2, 1, $3, $4, $5, $6)
 ON CONFLICT (user_id, session_id) DO UPDATE
-SET version = 1, plan = EXCLUDED.plan, updated_at = EXCLUDED.updated_at, expires_at = EXCLUDED.expires_at
+SET version = 1, plan = EXCLUDED.plan, updated_at = EXCLUDED.updated_at, expires_at = EXCLUDED.expires_at, plan_id = EXCLUDED.plan_id
 WHERE p.expires_at <= EXCLUDED.updated_at`,
 		// Compare-and-swap: under READ COMMITTED a racing writer waits for
 		// the row lock and then re-checks version against the new row, so
-		// exactly one of two writers with the same expect succeeds.
+		// exactly one of two writers with the same expect succeeds. The
+		// plan ID keeps a writer holding an expired plan off the plan made
+		// after it, whose version starts again at 1.
 		update: `UPDATE ` + t.plans + `
-SET version = $3 + 1, plan = $4, updated_at = $5, expires_at = $6
-WHERE user_id = $1 AND session_id = $2 AND version = $3 AND expires_at > $5`,
+SET version = $3 + 1, plan = $4, updated_at = $5, expires_at = $6, plan_id = $7
+WHERE user_id = $1 AND session_id = $2 AND version = $3 AND expires_at > $5 AND plan_id = $8`,
 		// One bounded batch, oldest first, from the cursor $3 (the newest
 		// expires_at the previous batch deleted). ctid = ANY(ARRAY(...))
 		// plans as a TID scan; ORDER BY walks the expires_at index, and

@@ -77,7 +77,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save(ctx, store.Key{User: "u", Session: "s"}, p, 0); err != nil {
+	if err := s.Save(ctx, store.Key{User: "u", Session: "s"}, p, store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -95,8 +95,8 @@ func TestMigrations(t *testing.T) {
 	}
 	defer db.Close()
 	var v int
-	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 2 {
-		t.Fatalf("user_version = %d, %v; want 2", v, err)
+	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 3 {
+		t.Fatalf("user_version = %d, %v; want 3", v, err)
 	}
 	var mode string
 	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
@@ -106,7 +106,7 @@ func TestMigrations(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = sqlite.Open(ctx, path, store.Options{})
-	if err == nil || !strings.Contains(err.Error(), "schema is version 99, newer than this skillc knows (2)") {
+	if err == nil || !strings.Contains(err.Error(), "schema is version 99, newer than this skillc knows (3)") {
 		t.Fatalf("opening a newer schema: %v", err)
 	}
 }
@@ -295,7 +295,7 @@ func crashChild(path string) {
 	for v := int64(0); ; v++ {
 		p, _, err := plan.Make(nil, plan.MakeInput{Title: fmt.Sprintf("write %d", v+1), Steps: []graph.Step{{Goal: strings.Repeat("x", 400)}}}, "id", time.Now())
 		if err == nil {
-			err = s.Save(ctx, key, p, v)
+			err = s.Save(ctx, key, p, store.Expect{ID: "id", Version: v})
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -67,6 +67,10 @@ var migrations = []string{
 		PRIMARY KEY (user_id, session_id, version),
 		FOREIGN KEY (user_id, session_id) REFERENCES plans (user_id, session_id) ON DELETE CASCADE
 	) WITHOUT ROWID;`,
+	// The plan's ID beside its version, so compare-and-swap can tell a
+	// plan made after another expired (version 1 again) from the old one.
+	`ALTER TABLE plans ADD COLUMN plan_id TEXT NOT NULL DEFAULT '';
+	UPDATE plans SET plan_id = coalesce(json_extract(plan, '$.id'), '');`,
 }
 
 // Store is a store.Store on one SQLite file. Safe for concurrent use, and
@@ -193,17 +197,17 @@ func (s *Store) prepare(ctx context.Context) error {
 		`SELECT version, expires_at, plan FROM plans WHERE user_id = ?1 AND session_id = ?2 AND expires_at > ?3`); err != nil {
 		return err
 	}
-	// expect 0: there must be no live plan; an expired row counts as none.
+	// The zero Expect: there must be no live plan; an expired row counts as none.
 	if s.insert, err = s.write.PrepareContext(ctx,
-		`INSERT INTO plans (user_id, session_id, version, expires_at, plan) VALUES (?1, ?2, 1, ?3, ?4)
+		`INSERT INTO plans (user_id, session_id, version, expires_at, plan, plan_id) VALUES (?1, ?2, 1, ?3, ?4, ?6)
 		 ON CONFLICT (user_id, session_id) DO UPDATE
-		 SET version = 1, expires_at = excluded.expires_at, plan = excluded.plan
+		 SET version = 1, expires_at = excluded.expires_at, plan = excluded.plan, plan_id = excluded.plan_id
 		 WHERE plans.expires_at <= ?5`); err != nil {
 		return err
 	}
 	if s.update, err = s.write.PrepareContext(ctx,
-		`UPDATE plans SET version = ?1, expires_at = ?2, plan = ?3
-		 WHERE user_id = ?4 AND session_id = ?5 AND version = ?6 AND expires_at > ?7`); err != nil {
+		`UPDATE plans SET version = ?1, expires_at = ?2, plan = ?3, plan_id = ?8
+		 WHERE user_id = ?4 AND session_id = ?5 AND version = ?6 AND expires_at > ?7 AND plan_id = ?9`); err != nil {
 		return err
 	}
 	// One statement, so the plan row and its events are one snapshot: the
@@ -256,10 +260,10 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 
 // Save implements store.Store. A write that touches the history is one
 // IMMEDIATE transaction; one that does not is a single statement.
-func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect int64, events ...plan.Event) error {
+func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect store.Expect, events ...plan.Event) error {
 	now := s.opts.Now()
 	c := *p
-	c.Version = expect + 1
+	c.Version = expect.Version + 1
 	c.ExpiresAt = now.Add(s.opts.TTL).UTC()
 	data, err := json.Marshal(&c)
 	if err != nil {
@@ -285,10 +289,10 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect in
 		stmt = func(st *sql.Stmt) *sql.Stmt { return tx.StmtContext(ctx, st) }
 	}
 	var res sql.Result
-	if expect == 0 {
-		res, err = stmt(s.insert).ExecContext(ctx, key.User, key.Session, c.ExpiresAt.UnixNano(), data, now.UnixNano())
+	if expect.None() {
+		res, err = stmt(s.insert).ExecContext(ctx, key.User, key.Session, c.ExpiresAt.UnixNano(), data, now.UnixNano(), c.ID)
 	} else {
-		res, err = stmt(s.update).ExecContext(ctx, c.Version, c.ExpiresAt.UnixNano(), data, key.User, key.Session, expect, now.UnixNano())
+		res, err = stmt(s.update).ExecContext(ctx, c.Version, c.ExpiresAt.UnixNano(), data, key.User, key.Session, expect.Version, now.UnixNano(), c.ID, expect.ID)
 	}
 	if err != nil {
 		return fmt.Errorf("save plan: %w", err)

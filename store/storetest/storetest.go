@@ -144,7 +144,7 @@ func Run(t *testing.T, open Opener) {
 		p := e.newPlan("Round trip · ünïcødé \"quotes\"", graph.DefaultLimits().MaxSteps)
 		p.Steps[3].Detail = "line one\nline two\t<tab> & \u2028"
 		p.Skill = "some-skill"
-		if err := e.s.Save(e.ctx, alice, p, 0); err != nil {
+		if err := e.s.Save(e.ctx, alice, p, store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 		if p.Version != 1 {
@@ -171,24 +171,26 @@ func Run(t *testing.T, open Opener) {
 
 	t.Run("CompareAndSwap", func(t *testing.T) {
 		e := newEnv(t, open)
-		if err := e.s.Save(e.ctx, alice, e.newPlan("a", 2), 3); !errors.Is(err, store.ErrConflict) {
+		if err := e.s.Save(e.ctx, alice, e.newPlan("a", 2), store.Expect{ID: "a", Version: 3}); !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("save expecting version 3 on an empty session: %v, want ErrConflict", err)
 		}
 		e.wantNotFound(alice)
-		if err := e.s.Save(e.ctx, alice, e.newPlan("a", 2), 0); err != nil {
+		if err := e.s.Save(e.ctx, alice, e.newPlan("a", 2), store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
-		for _, expect := range []int64{0, 2, 7} {
+		// Another version of the plan, or version 1 of another plan, is
+		// not what is stored.
+		for _, expect := range []store.Expect{{}, {ID: "a", Version: 2}, {ID: "a", Version: 7}, {ID: "b", Version: 1}, {Version: 1}} {
 			p := e.newPlan("stale", 3)
 			if err := e.s.Save(e.ctx, alice, p, expect); !errors.Is(err, store.ErrConflict) {
-				t.Fatalf("save expecting %d with version 1 stored: %v, want ErrConflict", expect, err)
+				t.Fatalf("save expecting %+v with a@1 stored: %v, want ErrConflict", expect, err)
 			}
 		}
 		if got := e.mustLoad(alice); got.Title != "a" || got.Version != 1 {
 			t.Fatalf("after refused saves: title %q version %d, want \"a\" 1", got.Title, got.Version)
 		}
 		p := e.newPlan("b", 2)
-		if err := e.s.Save(e.ctx, alice, p, 1); err != nil {
+		if err := e.s.Save(e.ctx, alice, p, store.Expect{ID: "a", Version: 1}); err != nil {
 			t.Fatal(err)
 		}
 		if got := e.mustLoad(alice); got.Title != "b" || got.Version != 2 || p.Version != 2 {
@@ -206,17 +208,17 @@ func Run(t *testing.T, open Opener) {
 			{User: "alice", Session: "s1 "},
 			{User: "", Session: "alice s1"},
 		}
-		if err := e.s.Save(e.ctx, keys[0], e.newPlan("mine", 1), 0); err != nil {
+		if err := e.s.Save(e.ctx, keys[0], e.newPlan("mine", 1), store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 		for _, k := range keys[1:] {
 			e.wantNotFound(k)
-			if err := e.s.Save(e.ctx, k, e.newPlan("other", 1), 1); !errors.Is(err, store.ErrConflict) {
+			if err := e.s.Save(e.ctx, k, e.newPlan("other", 1), store.Expect{ID: "mine", Version: 1}); !errors.Is(err, store.ErrConflict) {
 				t.Fatalf("save %v expecting another user's version: %v, want ErrConflict", k, err)
 			}
 		}
 		for i, k := range keys[1:] {
-			if err := e.s.Save(e.ctx, k, e.newPlan("plan "+strconv.Itoa(i), 1), 0); err != nil {
+			if err := e.s.Save(e.ctx, k, e.newPlan("plan "+strconv.Itoa(i), 1), store.Expect{}); err != nil {
 				t.Fatalf("save %v: %v", k, err)
 			}
 		}
@@ -242,19 +244,19 @@ func Run(t *testing.T, open Opener) {
 	t.Run("TTL", func(t *testing.T) {
 		e := newEnv(t, open)
 		p := e.newPlan("ttl", 2)
-		if err := e.s.Save(e.ctx, alice, p, 0); err != nil {
+		if err := e.s.Save(e.ctx, alice, p, store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 		e.clock.Advance(ttl - time.Millisecond)
 		e.mustLoad(alice)
 		e.clock.Advance(time.Millisecond)
 		e.wantNotFound(alice) // expired at exactly write time + ttl, before any sweep
-		if err := e.s.Save(e.ctx, alice, e.newPlan("late", 1), 1); !errors.Is(err, store.ErrConflict) {
+		if err := e.s.Save(e.ctx, alice, e.newPlan("late", 1), store.ExpectOf(p)); !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("save over an expired plan expecting its version: %v, want ErrConflict", err)
 		}
 		// An expired plan is no plan: a new one starts over at version 1.
 		fresh := e.newPlan("fresh", 2)
-		if err := e.s.Save(e.ctx, alice, fresh, 0); err != nil {
+		if err := e.s.Save(e.ctx, alice, fresh, store.Expect{}); err != nil {
 			t.Fatalf("save over an expired plan: %v", err)
 		}
 		if fresh.Version != 1 {
@@ -282,22 +284,69 @@ func Run(t *testing.T, open Opener) {
 		e.wantNotFound(alice)
 	})
 
+	// Issue 16 item 7: a writer that loaded a plan just before it expired
+	// must not overwrite the plan made after it, though both are at
+	// version 1: compare-and-swap names the plan, not only its version.
+	t.Run("Incarnations", func(t *testing.T) {
+		for _, sweep := range []bool{false, true} {
+			t.Run(fmt.Sprintf("sweep=%v", sweep), func(t *testing.T) {
+				e := newEnv(t, open)
+				if _, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "old", Steps: steps(2)}); err != nil {
+					t.Fatal(err)
+				}
+				e.clock.Advance(ttl - time.Second)
+				stale := e.mustLoad(alice)
+				changed, err := plan.Update(stale, plan.Changes{Check: []string{"1"}}, e.clock.Now())
+				if err != nil {
+					t.Fatal(err)
+				}
+				e.clock.Advance(time.Second)
+				if sweep {
+					if n, err := e.s.Sweep(e.ctx); err != nil || n != 1 {
+						t.Fatalf("sweep: %d, %v", n, err)
+					}
+				}
+				r, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "new", Steps: steps(3)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Plan.Version != stale.Version || r.Plan.ID == stale.ID {
+					t.Fatalf("the case needs equal versions and other IDs: new %s@%d, stale %s@%d", r.Plan.ID, r.Plan.Version, stale.ID, stale.Version)
+				}
+				if err := e.s.Save(e.ctx, alice, changed, store.ExpectOf(stale)); !errors.Is(err, store.ErrConflict) {
+					t.Fatalf("save of the expired plan over the new one: %v, want ErrConflict", err)
+				}
+				got := e.mustLoad(alice)
+				if got.Title != "new" || got.Version != 1 || got.Step("1").Status != plan.StepInProgress {
+					t.Fatalf("the new plan was overwritten: %q version %d", got.Title, got.Version)
+				}
+				// The planner retries on the conflict against the live plan.
+				if _, err := e.pl.Update(e.ctx, alice, plan.Changes{Check: []string{"1"}}); err != nil {
+					t.Fatal(err)
+				}
+				if got := e.mustLoad(alice); got.Title != "new" || got.Version != 2 || got.Step("2").Status != plan.StepInProgress {
+					t.Fatalf("update of the new plan: %q version %d", got.Title, got.Version)
+				}
+			})
+		}
+	})
+
 	t.Run("Sweep", func(t *testing.T) {
 		e := newEnv(t, open)
 		for i := range 5 {
 			k := store.Key{User: "u", Session: strconv.Itoa(i)}
-			if err := e.s.Save(e.ctx, k, e.newPlan("old", 1), 0); err != nil {
+			if err := e.s.Save(e.ctx, k, e.newPlan("old", 1), store.Expect{}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		e.clock.Advance(ttl / 2)
 		live := store.Key{User: "u", Session: "live"}
-		if err := e.s.Save(e.ctx, live, e.newPlan("live", 1), 0); err != nil {
+		if err := e.s.Save(e.ctx, live, e.newPlan("live", 1), store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 		// Rewriting an old one slides it past the sweep.
 		kept := store.Key{User: "u", Session: "0"}
-		if err := e.s.Save(e.ctx, kept, e.newPlan("kept", 1), 1); err != nil {
+		if err := e.s.Save(e.ctx, kept, e.newPlan("kept", 1), store.Expect{ID: "old", Version: 1}); err != nil {
 			t.Fatal(err)
 		}
 		e.clock.Advance(ttl / 2)
@@ -353,7 +402,7 @@ func Run(t *testing.T, open Opener) {
 				if err != nil {
 					return nil, err
 				}
-				if err := e.s.Save(e.ctx, alice, other, cur.Version); err != nil {
+				if err := e.s.Save(e.ctx, alice, other, store.ExpectOf(cur)); err != nil {
 					t.Errorf("interleaved save: %v", err)
 				}
 			}
@@ -484,7 +533,7 @@ func Run(t *testing.T, open Opener) {
 		// A plan saved without events has an empty history, not none; a
 		// swept plan takes its history with it.
 		bare := store.Key{User: "alice", Session: "bare"}
-		if err := e.s.Save(e.ctx, bare, e.newPlan("bare", 1), 0); err != nil {
+		if err := e.s.Save(e.ctx, bare, e.newPlan("bare", 1), store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 		if h, err := e.s.History(e.ctx, bare); err != nil || len(h) != 0 {
@@ -494,7 +543,7 @@ func Run(t *testing.T, open Opener) {
 		if _, err := e.s.Sweep(e.ctx); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.s.Save(e.ctx, alice, e.newPlan("bare again", 1), 0); err != nil {
+		if err := e.s.Save(e.ctx, alice, e.newPlan("bare again", 1), store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 		if h, err := e.s.History(e.ctx, alice); err != nil || len(h) != 0 {
@@ -511,7 +560,7 @@ func Run(t *testing.T, open Opener) {
 			if v == 0 {
 				ev = plan.NewEvent(plan.ToolMake, plan.Changes{}, p, nil)
 			}
-			if err := e.s.Save(e.ctx, alice, p, v, ev); err != nil {
+			if err := e.s.Save(e.ctx, alice, p, store.Expect{ID: p.ID, Version: v}, ev); err != nil {
 				t.Fatalf("save %d: %v", v+1, err)
 			}
 		}
