@@ -647,3 +647,91 @@ func TestWords(t *testing.T) {
 		t.Errorf("guidance in cli words:\n%s", got)
 	}
 }
+
+// TestPositionEveryOrder records up to three outcomes, one call each, in
+// every order over the ACAT plan's steps (1,884 sequences), and checks what
+// must hold whatever the order: while the entry is unfinished nothing is
+// "reached" and close_plan derives cancelled; "reached end" comes with a
+// chain of finished steps from the entry to end; a notice comes exactly
+// when a step was recorded off the position, and names the position.
+func TestPositionEveryOrder(t *testing.T) {
+	type rec struct {
+		id string
+		ch func(string) plan.Changes
+	}
+	var recs []rec
+	for _, id := range []string{"1", "2", "3", "4"} {
+		recs = append(recs,
+			rec{id, func(s string) plan.Changes { return plan.Changes{Check: []string{s}} }},
+			rec{id, func(s string) plan.Changes { return plan.Changes{Fail: []string{s}} }},
+			rec{id, func(s string) plan.Changes { return plan.Changes{Skip: []string{s}} }})
+	}
+	n := 0
+	var walk func(p *plan.Plan, depth int, trail string)
+	walk = func(p *plan.Plan, depth int, trail string) {
+		if depth == 3 {
+			return
+		}
+		for _, r := range recs {
+			ch := r.ch(r.id)
+			next, err := plan.Update(p, ch, t0)
+			if err != nil {
+				t.Fatalf("%s: %v", trail, err)
+			}
+			n++
+			where := fmt.Sprintf("%s %+v", trail, ch)
+			text := plan.Checklist(next)
+			closed, err := plan.Close(next, "n", "", plan.Changes{}, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			entry := next.Step("1").Status
+			if entry == plan.StepPending || entry == plan.StepInProgress {
+				if strings.Contains(text, "reached") || closed.Status != plan.StatusCancelled {
+					t.Fatalf("%s: entry unfinished, but checklist/close say otherwise (close: %s):\n%s", where, closed.Status, text)
+				}
+			}
+			if plan.Outcome(next) == plan.StatusCompleted {
+				// An independent check of the chain: follow the finished
+				// steps' edges from the entry.
+				cur, ok := "1", false
+				for range 5 {
+					if cur == "end" {
+						ok = true
+						break
+					}
+					s := next.Step(cur)
+					if s == nil {
+						break
+					}
+					switch s.Status {
+					case plan.StepDone, plan.StepSkipped:
+						cur = s.NextOnSuccess
+					case plan.StepFailed:
+						cur = s.NextOnFailure
+					default:
+						cur = ""
+					}
+				}
+				if !ok {
+					t.Fatalf("%s: completed without a finished chain to end", where)
+				}
+			}
+			off := plan.OffPosition(p, next, ch)
+			notice := plan.OffPositionNotice(off, next)
+			if (notice != "") != (len(off) > 0) {
+				t.Fatalf("%s: off %v, notice %q", where, off, notice)
+			}
+			for _, id := range plan.Position(next) {
+				if notice != "" && !strings.Contains(notice, id+" (") {
+					t.Fatalf("%s: notice %q does not name in-progress step %s", where, notice, id)
+				}
+			}
+			walk(next, depth+1, where)
+		}
+	}
+	walk(makeACAT(t), 0, "")
+	if n != 12+12*12+12*12*12 {
+		t.Errorf("%d sequences, want 1884", n)
+	}
+}
