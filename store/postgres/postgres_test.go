@@ -511,3 +511,39 @@ func TestRacingServers(t *testing.T) {
 	}
 	t.Logf("%d conflicts retried", conflicts.Load())
 }
+
+// TestSweepTakesTheHistory: the history's rows go with their plan's when
+// the sweep deletes it (ON DELETE CASCADE), and with a plan another
+// replaces.
+func TestSweepTakesTheHistory(t *testing.T) {
+	ctx := context.Background()
+	c := newClock()
+	s, dsn, schema := open(t, postgres.Options{TTL: time.Hour, Now: c.Now})
+	events := pgx.Identifier{schema, "plan_events"}.Sanitize()
+	pl := &tools.Planner{Store: s, Now: c.Now}
+	for _, sess := range []string{"a", "b"} {
+		key := store.Key{User: "u", Session: sess}
+		if _, err := pl.Make(ctx, key, plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pl.Update(ctx, key, plan.Changes{Check: []string{"1"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := queryInt(t, dsn, `SELECT count(*) FROM `+events); n != 4 {
+		t.Fatalf("%d events stored, want 4", n)
+	}
+	if _, err := pl.Make(ctx, store.Key{User: "u", Session: "a"}, plan.MakeInput{Title: "t2", Steps: []graph.Step{{Goal: "a"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := queryInt(t, dsn, `SELECT count(*) FROM `+events); n != 3 {
+		t.Fatalf("%d events after a new plan, want 3", n)
+	}
+	c.Advance(time.Hour)
+	if n, err := s.Sweep(ctx); err != nil || n != 2 {
+		t.Fatalf("sweep: %d, %v", n, err)
+	}
+	if n := queryInt(t, dsn, `SELECT count(*) FROM `+events); n != 0 {
+		t.Fatalf("%d events left after the sweep, want 0", n)
+	}
+}

@@ -338,3 +338,56 @@ func TestOtherProcessWins(t *testing.T) {
 		t.Fatalf("b reads %+v, %v", got, err)
 	}
 }
+
+// TestSweepTakesTheHistory: the history's rows go with their plan's when
+// the sweep deletes it (the foreign key's ON DELETE CASCADE), and with a
+// plan that another replaces.
+func TestSweepTakesTheHistory(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "plans.db")
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s, err := sqlite.Open(ctx, path, store.Options{TTL: time.Hour, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	pl := &tools.Planner{Store: s, Now: func() time.Time { return now }}
+	for _, sess := range []string{"a", "b"} {
+		key := store.Key{User: "u", Session: sess}
+		if _, err := pl.Make(ctx, key, plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pl.Update(ctx, key, plan.Changes{Check: []string{"1"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	count := func() int {
+		var n int
+		if err := db.QueryRow("SELECT count(*) FROM plan_events").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(); n != 4 {
+		t.Fatalf("%d events stored, want 4", n)
+	}
+	// A new plan in session a replaces its history.
+	if _, err := pl.Make(ctx, store.Key{User: "u", Session: "a"}, plan.MakeInput{Title: "t2", Steps: []graph.Step{{Goal: "a"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 3 {
+		t.Fatalf("%d events after a new plan, want 3", n)
+	}
+	now = now.Add(time.Hour)
+	if n, err := s.Sweep(ctx); err != nil || n != 2 {
+		t.Fatalf("sweep: %d, %v", n, err)
+	}
+	if n := count(); n != 0 {
+		t.Fatalf("%d events left after the sweep, want 0", n)
+	}
+}
