@@ -44,7 +44,7 @@ type Store interface {
 	// plan that starts: when expect is zero (an expired plan's history goes
 	// with it) or an event is make_plan's (a superseded plan's history
 	// goes with the plan). Of a history only the last plan.MaxEvents
-	// events are kept.
+	// events are served (and kept, give or take a batch: HistoryTrim).
 	Save(ctx context.Context, key Key, p *plan.Plan, expect Expect, events ...plan.Event) error
 	// History returns the live plan's history, oldest first, or
 	// ErrNotFound. It lives and expires with the plan, under the same key.
@@ -94,6 +94,22 @@ func ExpectOf(cur *plan.Plan) Expect {
 
 // None reports whether e expects no live plan.
 func (e Expect) None() bool { return e.Version == 0 }
+
+// trimEvery is how often (in versions) a backend deletes the events that
+// fell past plan.MaxEvents. Deleting on every write would dirty one more
+// page per write of a long plan; in batches a history holds at most
+// plan.MaxEvents+trimEvery-1 rows, and History reads only the last
+// plan.MaxEvents of them.
+const trimEvery = 64
+
+// HistoryTrim says whether a write at version should delete old events,
+// and up to which version (inclusive): for backends.
+func HistoryTrim(version int64) (upTo int64, trim bool) {
+	if version <= plan.MaxEvents || version%trimEvery != 0 {
+		return 0, false
+	}
+	return version - plan.MaxEvents, true
+}
 
 // HistoryStarts reports whether a Save with expect and events starts the
 // key's history over (see Store.Save): for backends.

@@ -284,8 +284,8 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect st
 					return err
 				}
 			}
-			if !starts && next.Version > plan.MaxEvents {
-				if _, err := tx.Exec(ctx, s.q.trimEvents, key.User, key.Session, next.Version-plan.MaxEvents); err != nil {
+			if upTo, trim := store.HistoryTrim(next.Version); trim && !starts {
+				if _, err := tx.Exec(ctx, s.q.trimEvents, key.User, key.Session, upTo); err != nil {
 					return err
 				}
 			}
@@ -311,7 +311,7 @@ func (s *Store) History(ctx context.Context, key store.Key) ([]plan.Event, error
 	}
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	rows, err := s.pool.Query(ctx, s.q.history, key.User, key.Session, s.opts.Now())
+	rows, err := s.pool.Query(ctx, s.q.history, key.User, key.Session, s.opts.Now(), int64(plan.MaxEvents))
 	if err != nil {
 		return nil, s.fail(ctx, "load history", err)
 	}

@@ -181,7 +181,8 @@ func newQueries(schema string) queries {
 		// One statement, one snapshot of the plan and its events; the LEFT
 		// JOIN tells a plan without events (one row, NULL) from no plan.
 		history: `SELECT e.event FROM ` + t.plans + ` p
-LEFT JOIN ` + t.events + ` e ON e.user_id = p.user_id AND e.session_id = p.session_id AND e.version <= p.version
+LEFT JOIN ` + t.events + ` e ON e.user_id = p.user_id AND e.session_id = p.session_id
+	AND e.version <= p.version AND e.version > p.version - $4
 WHERE p.user_id = $1 AND p.session_id = $2 AND p.expires_at > $3
 ORDER BY e.version`,
 		addEvent:    `INSERT INTO ` + t.events + ` (user_id, session_id, version, event) VALUES ($1, $2, $3, $4)`,

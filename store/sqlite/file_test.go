@@ -391,3 +391,39 @@ func TestSweepTakesTheHistory(t *testing.T) {
 		t.Fatalf("%d events left after the sweep, want 0", n)
 	}
 }
+
+// TestHistoryRowsBounded: a long plan's history keeps at most
+// plan.MaxEvents+63 rows on disk (the trim runs every 64 versions), and
+// History serves the last plan.MaxEvents.
+func TestHistoryRowsBounded(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "plans.db")
+	s := open(t, path)
+	key := store.Key{User: "u", Session: "s"}
+	p, _, err := plan.Make(nil, plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a"}}}, "id", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const writes = plan.MaxEvents + 200
+	for v := int64(0); v < writes; v++ {
+		if err := s.Save(ctx, key, p, store.Expect{ID: "id", Version: v}, plan.NewEvent(plan.ToolUpdate, plan.Changes{}, p, nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var rows, oldest int
+	if err := db.QueryRow("SELECT count(*), min(version) FROM plan_events").Scan(&rows, &oldest); err != nil {
+		t.Fatal(err)
+	}
+	if rows < plan.MaxEvents || rows > plan.MaxEvents+63 {
+		t.Errorf("%d rows after %d writes, want %d to %d", rows, writes, plan.MaxEvents, plan.MaxEvents+63)
+	}
+	h, err := s.History(ctx, key)
+	if err != nil || len(h) != plan.MaxEvents || h[0].Version != writes-plan.MaxEvents+1 {
+		t.Fatalf("history: %d events from %d, %v", len(h), h[0].Version, err)
+	}
+}

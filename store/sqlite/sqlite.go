@@ -215,7 +215,8 @@ func (s *Store) prepare(ctx context.Context) error {
 	// (no row).
 	if s.history, err = s.read.PrepareContext(ctx,
 		`SELECT e.event FROM plans p
-		 LEFT JOIN plan_events e ON e.user_id = p.user_id AND e.session_id = p.session_id AND e.version <= p.version
+		 LEFT JOIN plan_events e ON e.user_id = p.user_id AND e.session_id = p.session_id
+		   AND e.version <= p.version AND e.version > p.version - ?4
 		 WHERE p.user_id = ?1 AND p.session_id = ?2 AND p.expires_at > ?3
 		 ORDER BY e.version`); err != nil {
 		return err
@@ -317,7 +318,8 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect st
 }
 
 // writeEvents clears the history of a plan that starts, appends events at
-// version, and drops what falls past plan.MaxEvents.
+// version, and drops what fell past plan.MaxEvents (in batches:
+// store.HistoryTrim).
 func (s *Store) writeEvents(ctx context.Context, tx *sql.Tx, key store.Key, version int64, starts bool, events [][]byte) error {
 	if starts {
 		if _, err := tx.StmtContext(ctx, s.clearEvents).ExecContext(ctx, key.User, key.Session); err != nil {
@@ -329,8 +331,8 @@ func (s *Store) writeEvents(ctx context.Context, tx *sql.Tx, key store.Key, vers
 			return err
 		}
 	}
-	if !starts && version > plan.MaxEvents {
-		if _, err := tx.StmtContext(ctx, s.trimEvents).ExecContext(ctx, key.User, key.Session, version-plan.MaxEvents); err != nil {
+	if upTo, trim := store.HistoryTrim(version); trim && !starts {
+		if _, err := tx.StmtContext(ctx, s.trimEvents).ExecContext(ctx, key.User, key.Session, upTo); err != nil {
 			return err
 		}
 	}
@@ -339,7 +341,7 @@ func (s *Store) writeEvents(ctx context.Context, tx *sql.Tx, key store.Key, vers
 
 // History implements store.Store.
 func (s *Store) History(ctx context.Context, key store.Key) ([]plan.Event, error) {
-	rows, err := s.history.QueryContext(ctx, key.User, key.Session, s.opts.Now().UnixNano())
+	rows, err := s.history.QueryContext(ctx, key.User, key.Session, s.opts.Now().UnixNano(), plan.MaxEvents)
 	if err != nil {
 		return nil, fmt.Errorf("load history: %w", err)
 	}
