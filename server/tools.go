@@ -86,7 +86,7 @@ Give either title and steps, or skill: the name of a workflow skill (listed as s
 
 Call make_plan in the same turn as the first step's tool calls, not alone. Returns the checklist and what comes next.`
 
-	viewPlanDesc = `Show this conversation's plan as a checklist, with what comes next. Every other plan tool already returns the checklist: call view_plan only when you have lost track of it.`
+	viewPlanDesc = `Show this conversation's plan as a checklist, with what comes next. Every other plan tool already returns the checklist: call view_plan only when you have lost track of it. With history true, the structured result also lists every change made to the plan.`
 
 	updatePlanDesc = `Record what happened to one or more steps, by ID: check (succeeded), fail (failed), skip (does not apply), uncheck (reopen). Name several steps in one call when several finished. The plan then moves along each step's success or failure edge and returns the checklist with the next step and its tools.
 
