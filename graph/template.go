@@ -43,9 +43,13 @@ func (k EdgeKind) Field() string {
 // compiled skill seeds an agent's plan unchanged. Field order is the JSON
 // order, and the tags are those of `skillc compile`'s output.
 type Template struct {
-	Format      int    `json:"format" yaml:"format"`
-	Skill       string `json:"skill" yaml:"skill"`
-	Title       string `json:"title" yaml:"title"`
+	Format int    `json:"format" yaml:"format"`
+	Skill  string `json:"skill" yaml:"skill"`
+	Title  string `json:"title" yaml:"title"`
+	// Objective is one line on what a plan made from the template is for
+	// (make_plan's objective). The compiler leaves it empty: a skill's
+	// description says when to use the skill, not what one run is for.
+	Objective   string `json:"objective,omitempty" yaml:"objective,omitempty"`
 	Description string `json:"description" yaml:"description"`
 	Entry       string `json:"entry" yaml:"entry"`
 	Steps       []Step `json:"steps" yaml:"steps"`

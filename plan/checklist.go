@@ -20,15 +20,21 @@ const maxGoalColumn = 48
 //	[x] 1  Already credited in this thread?
 //	[>] 2  List ACAT transfers.              tools: list_acat_transfers
 //	next: 2 List ACAT transfers. (on success -> 3, on failure -> 4)
-func Checklist(p *Plan) string {
+func Checklist(p *Plan) string { return ChecklistIn(p, ToolWords) }
+
+// ChecklistIn is the checklist whose guidance names the tools in w's words.
+func ChecklistIn(p *Plan, w Words) string {
 	// Titles, goals and notes come from a model or a skill: escaped, they
 	// cannot drive the terminal that `skillc plan` prints the checklist to.
-	return termsafe.Escape(checklist(p))
+	return termsafe.Escape(checklist(p, w))
 }
 
-func checklist(p *Plan) string {
+func checklist(p *Plan, w Words) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s · %s · %d/%d done\n", p.Title, p.Status, p.Done(), len(p.Steps))
+	if p.Objective != "" {
+		fmt.Fprintf(&b, "objective: %s\n", p.Objective)
+	}
 	idw, goalw := 0, 0
 	for _, s := range p.Steps {
 		idw = max(idw, utf8.RuneCountInString(s.ID))
@@ -69,12 +75,12 @@ func checklist(p *Plan) string {
 	}
 	switch Outcome(p) {
 	case StatusCompleted:
-		fmt.Fprintf(&b, "the path reached %s: close the plan with close_plan (status completed)\n", graph.End)
+		fmt.Fprintf(&b, "the path reached %s: close the plan with %s (status completed)\n", graph.End, w.Close)
 	case StatusFailed:
-		fmt.Fprintf(&b, "the path reached %s: close the plan with close_plan (status failed)\n", graph.Fail)
+		fmt.Fprintf(&b, "the path reached %s: close the plan with %s (status failed)\n", graph.Fail, w.Close)
 	default:
 		if !next {
-			b.WriteString("no step is in progress: check, fail or skip a step with update_plan, or close the plan with close_plan\n")
+			fmt.Fprintf(&b, "no step is in progress: %s, %s or %s a step with %s, or close the plan with %s\n", w.Check, w.Fail, w.Skip, w.Update, w.Close)
 		}
 	}
 	return b.String()

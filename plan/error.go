@@ -30,10 +30,45 @@ const (
 // Error is a refused operation. Nothing was changed.
 type Error struct {
 	Code Code
-	Msg  string
+	// Msg is the message in ToolWords.
+	Msg string
+	// say renders the message in other Words; nil when it names no tool.
+	say func(Words) string
 }
 
 func (e *Error) Error() string { return e.Msg }
+
+// In is the message in w's words: the CLI's refusals name its commands
+// and flags, the server's the MCP tools and their arguments.
+func (e *Error) In(w Words) string {
+	if e.say == nil {
+		return e.Msg
+	}
+	return e.say(w)
+}
+
+// Message is err's message in w's words when err is (or wraps) an *Error,
+// else err.Error().
+func Message(err error, w Words) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.In(w)
+	}
+	return err.Error()
+}
+
+// errorw is an Error whose message names tools or step lists, in Words.
+func errorw(code Code, say func(w Words) string) *Error {
+	return &Error{Code: code, Msg: say(ToolWords), say: say}
+}
+
+// NoPlanError is the refusal of an operation on a session without a live
+// plan.
+func NoPlanError() *Error {
+	return errorw(CodeNoPlan, func(w Words) string {
+		return fmt.Sprintf("there is no plan in this session: %s %s to start one", w.Call, w.Make)
+	})
+}
 
 func errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}

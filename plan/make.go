@@ -15,9 +15,12 @@ import (
 // Steps are graph.Step, the one step shape: every field but Goal may be left
 // out, and takes the format's default (graph.Template.Defaults).
 type MakeInput struct {
-	Title    string          `json:"title,omitempty"`
-	Steps    []graph.Step    `json:"steps,omitempty"`
-	Template *graph.Template `json:"-"`
+	Title string `json:"title,omitempty"`
+	// Objective is one line on what the plan is for; with a template,
+	// when set, it overrides the template's.
+	Objective string          `json:"objective,omitempty"`
+	Steps     []graph.Step    `json:"steps,omitempty"`
+	Template  *graph.Template `json:"-"`
 	// Limits bound the template; the zero value is the runtime's
 	// (graph.DefaultLimits).
 	Limits graph.Limits `json:"-"`
@@ -34,7 +37,9 @@ type MakeInput struct {
 // (unreachable-step, no-path-to-end, entry-cannot-end): an agent's own plan
 // may list a fallback it never takes.
 func Make(prev *Plan, in MakeInput, id string, now time.Time) (p *Plan, superseded *Plan, err error) {
-	t := graph.Template{Format: graph.FormatVersion, Title: strings.TrimSpace(in.Title)}
+	// The objective is one line: white space, line breaks included, is
+	// folded as in a goal.
+	t := graph.Template{Format: graph.FormatVersion, Title: strings.TrimSpace(in.Title), Objective: oneLine(in.Objective)}
 	steps := in.Steps
 	if in.Template != nil {
 		if len(in.Steps) > 0 {
@@ -46,6 +51,9 @@ func Make(prev *Plan, in MakeInput, id string, now time.Time) (p *Plan, supersed
 		if t.Title == "" {
 			t.Title = in.Template.Skill
 		}
+		if t.Objective == "" {
+			t.Objective = oneLine(in.Template.Objective)
+		}
 		t.Skill, t.Description, t.Entry = in.Template.Skill, in.Template.Description, in.Template.Entry
 		steps = in.Template.Steps
 	}
@@ -54,6 +62,9 @@ func Make(prev *Plan, in MakeInput, id string, now time.Time) (p *Plan, supersed
 	}
 	if len(steps) == 0 {
 		return nil, nil, errorf(CodeInvalid, "the plan needs at least one step: give steps, each with a goal")
+	}
+	if n := utf8.RuneCountInString(t.Objective); n > MaxObjectiveLen {
+		return nil, nil, errorf(CodeLimit, "the objective is %d characters; at most %d are allowed: one line on what the plan is for", n, MaxObjectiveLen)
 	}
 	t.Steps = make([]graph.Step, len(steps))
 	for i, s := range steps {
@@ -89,6 +100,7 @@ func Make(prev *Plan, in MakeInput, id string, now time.Time) (p *Plan, supersed
 	out := &Plan{
 		ID:        id,
 		Title:     t.Title,
+		Objective: t.Objective,
 		Status:    StatusActive,
 		Skill:     t.Skill,
 		Entry:     t.Entry,
@@ -149,7 +161,7 @@ func unboundedMessage(pr graph.Problem, st graph.Step) string {
 // tool named twice.
 func normalize(s graph.Step) graph.Step {
 	s.ID = strings.TrimSpace(s.ID)
-	s.Goal = strings.Join(strings.Fields(s.Goal), " ")
+	s.Goal = oneLine(s.Goal)
 	s.NextOnSuccess = target(s.NextOnSuccess)
 	s.NextOnFailure = target(s.NextOnFailure)
 	s.SuccessLabel = strings.TrimSpace(s.SuccessLabel)
@@ -179,6 +191,10 @@ func thenTarget(s string) string {
 	}
 	return target(s)
 }
+
+// oneLine folds every run of white space, line breaks included, into one
+// space.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func target(s string) string {
 	s = strings.TrimSpace(s)

@@ -17,6 +17,10 @@
 //     from pending to in_progress. So the order of the lists never matters.
 //   - Close: the lists are applied as in Update; an empty status is derived
 //     by Outcome (see there for what "the path reached end" means).
+//   - Position: the in-progress steps are where the plan is (Position). A
+//     step recorded off it is kept, and OffPosition names it so the tools
+//     can say so; "the path reached end" is said only when the walk from
+//     the entry along the recorded outcomes (WalkOf) reaches it.
 //   - Every refusal is an *Error with a Code, and leaves the input as it was.
 package plan
 
@@ -49,10 +53,12 @@ const (
 
 // Plan is one session's plan. A session holds at most one: its latest.
 type Plan struct {
-	ID     string `json:"id"`
-	Title  string `json:"title"`
-	Status Status `json:"status"`
-	Entry  string `json:"entry"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// Objective is one line on what the plan is for, shown under the title.
+	Objective string `json:"objective,omitempty"`
+	Status    Status `json:"status"`
+	Entry     string `json:"entry"`
 	// Skill names the workflow skill the plan was seeded from, if any.
 	Skill string `json:"skill,omitempty"`
 	Steps []Step `json:"steps"`
@@ -79,8 +85,9 @@ type Step struct {
 // Limits on what a plan may hold beyond the template's (graph.Limits,
 // which Make checks): they bound what a store row can grow to.
 const (
-	MaxNoteLen   = 2000 // characters of the closing note
-	MaxDetailLen = 10000
+	MaxNoteLen      = 2000 // characters of the closing note
+	MaxDetailLen    = 10000
+	MaxObjectiveLen = 500 // characters of the objective, one line
 )
 
 // Step returns the step with the given ID, or nil.

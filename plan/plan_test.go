@@ -116,6 +116,11 @@ func TestMake(t *testing.T) {
 			code: plan.CodeLimit, message: "the title is 201 characters; at most 200"},
 		{name: "no steps", in: plan.MakeInput{Title: "t"},
 			code: plan.CodeInvalid, message: "at least one step"},
+		{name: "objective at limit", in: plan.MakeInput{Title: "t", Objective: long(500), Steps: goals(1)}, edges: "1>end/fail", entry: "1"},
+		{name: "objective too long", in: plan.MakeInput{Title: "t", Objective: long(501), Steps: goals(1)},
+			code: plan.CodeLimit, message: "the objective is 501 characters; at most 500 are allowed: one line on what the plan is for"},
+		{name: "objective too long over a template", in: plan.MakeInput{Template: acat(), Objective: long(501)},
+			code: plan.CodeLimit, message: "the objective is 501 characters"},
 		{name: "100 steps", in: plan.MakeInput{Title: "t", Steps: goals(100)}, entry: "1"},
 		{name: "101 steps", in: plan.MakeInput{Title: "t", Steps: goals(101)},
 			code: plan.CodeLimit, message: "101 steps; at most 100"},
@@ -190,6 +195,41 @@ func TestMake(t *testing.T) {
 			}
 			if inProgress != 1 || p.Status != plan.StatusActive || p.ID != "id" || !p.CreatedAt.Equal(t0) || !p.UpdatedAt.Equal(t0) {
 				t.Errorf("new plan: %d in progress, status %s, id %q, times %v %v", inProgress, p.Status, p.ID, p.CreatedAt, p.UpdatedAt)
+			}
+		})
+	}
+}
+
+// TestMakeObjective: the objective is folded to one line, a template's is
+// taken unless the input gives one, and it is kept in the plan's JSON.
+func TestMakeObjective(t *testing.T) {
+	tpl := acat()
+	tpl.Objective = "Reimburse the ACAT fee."
+	tests := []struct {
+		name string
+		in   plan.MakeInput
+		want string
+	}{
+		{"none", plan.MakeInput{Title: "t", Steps: goals(1)}, ""},
+		{"folded to one line", plan.MakeInput{Title: "t", Objective: "  Refund the\n second\tcharge. ", Steps: goals(1)}, "Refund the second charge."},
+		{"the template's", plan.MakeInput{Template: tpl}, "Reimburse the ACAT fee."},
+		{"the input's over the template's", plan.MakeInput{Template: tpl, Objective: "For ticket 4711."}, "For ticket 4711."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, _, err := plan.Make(nil, tt.in, "p", t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Objective != tt.want {
+				t.Errorf("objective %q, want %q", p.Objective, tt.want)
+			}
+			var back plan.Plan
+			if err := json.Unmarshal([]byte(jsonOf(t, p)), &back); err != nil || back.Objective != tt.want {
+				t.Errorf("objective through JSON: %q, %v", back.Objective, err)
+			}
+			if has := strings.Contains(plan.Checklist(p), "\nobjective: "); has != (tt.want != "") {
+				t.Errorf("checklist objective line: %v\n%s", has, plan.Checklist(p))
 			}
 		})
 	}
@@ -369,9 +409,14 @@ func TestClose(t *testing.T) {
 		{name: "nothing done", note: "not needed", want: plan.StatusCancelled},
 		{name: "skipped to end", before: []plan.Changes{{Fail: []string{"1"}}, {Check: []string{"2"}}},
 			note: "n/a", ch: plan.Changes{Skip: []string{"3"}}, want: plan.StatusCompleted},
-		{name: "end reached off the walk", note: "jumped ahead", ch: plan.Changes{Check: []string{"3"}}, want: plan.StatusCompleted},
-		{name: "fail reached off the walk", note: "jumped ahead", ch: plan.Changes{Fail: []string{"4"}}, want: plan.StatusFailed},
-		{name: "both reached off the walk", note: "confused", ch: plan.Changes{Check: []string{"3"}, Fail: []string{"4"}}, want: plan.StatusCancelled},
+		// Off the walk, an edge to end or fail reaches nothing: the walk
+		// stops at 1, still in progress.
+		{name: "end off the walk is not reached", note: "jumped ahead", ch: plan.Changes{Check: []string{"3"}}, want: plan.StatusCancelled},
+		{name: "fail off the walk is not reached", note: "jumped ahead", ch: plan.Changes{Fail: []string{"4"}}, want: plan.StatusCancelled},
+		{name: "both off the walk", note: "confused", ch: plan.Changes{Check: []string{"3"}, Fail: []string{"4"}}, want: plan.StatusCancelled},
+		{name: "acat reached end through 4", before: []plan.Changes{{Fail: []string{"1"}}, {Fail: []string{"2"}}},
+			note: "clarified", ch: plan.Changes{Check: []string{"4"}}, want: plan.StatusCompleted},
+		{name: "one call walks to end", note: "all at once", ch: plan.Changes{Fail: []string{"1", "3"}, Check: []string{"2", "4"}}, want: plan.StatusCompleted},
 		{name: "walk wins over other steps", note: "n", ch: plan.Changes{Check: []string{"1"}, Fail: []string{"4"}}, want: plan.StatusCompleted},
 		{name: "explicit status wins", note: "n", status: plan.StatusFailed, ch: plan.Changes{Check: []string{"1"}}, want: plan.StatusFailed},
 		{name: "no note", note: " ", code: plan.CodeInvalid, message: "close_plan needs a note"},
@@ -441,7 +486,7 @@ func TestChecklist(t *testing.T) {
 			update(plan.Changes{Fail: []string{"1", "2", "4"}}),
 			closeWith("the user did not answer", plan.Changes{}),
 		}},
-		{name: "nothing-in-progress", in: plan.MakeInput{Title: "Refund a duplicate charge", Steps: []graph.Step{
+		{name: "nothing-in-progress", in: plan.MakeInput{Title: "Refund a duplicate charge", Objective: "Refund the second charge for order 1182.", Steps: []graph.Step{
 			{Goal: "Find both charges.", RecommendedTools: []string{"list_charges"}},
 			{Goal: "Refund the later one.", RecommendedTools: []string{"refund_charge", "notify"}},
 		}}, steps: []stepFn{
@@ -469,5 +514,232 @@ func TestChecklist(t *testing.T) {
 			}
 			golden.Check(t, filepath.Join("..", "testdata", "plan", "checklist-"+tt.name+".txt"), []byte(b.String()))
 		})
+	}
+}
+
+// TestPosition: on the ACAT plan, after every order of outcomes, the walk,
+// the position, which recorded steps were off it, and the guidance agree.
+// The guidance says "reached end/fail" only when the walk reaches it.
+func TestPosition(t *testing.T) {
+	tests := []struct {
+		name    string
+		before  []plan.Changes
+		ch      plan.Changes
+		walk    string // the walk's steps, then "@" where it stopped
+		pos     string
+		off     string
+		outcome plan.Status
+	}{
+		{name: "last step first", ch: plan.Changes{Check: []string{"4"}},
+			walk: "@1", pos: "1", off: "4", outcome: plan.StatusActive},
+		{name: "the entry", ch: plan.Changes{Check: []string{"1"}},
+			walk: "1@end", pos: "", outcome: plan.StatusCompleted},
+		{name: "entry failed", ch: plan.Changes{Fail: []string{"1"}},
+			walk: "1@2", pos: "2", outcome: plan.StatusActive},
+		{name: "two on the walk in one call", ch: plan.Changes{Fail: []string{"1"}, Check: []string{"2"}},
+			walk: "1,2@3", pos: "3", outcome: plan.StatusActive},
+		{name: "same in the other order", ch: plan.Changes{Check: []string{"2"}, Fail: []string{"1"}},
+			walk: "1,2@3", pos: "3", outcome: plan.StatusActive},
+		{name: "ahead of the walk", ch: plan.Changes{Check: []string{"2"}},
+			walk: "@1", pos: "1,3", off: "2", outcome: plan.StatusActive},
+		{name: "fail edge off the walk", ch: plan.Changes{Fail: []string{"4"}},
+			walk: "@1", pos: "1", off: "4", outcome: plan.StatusActive},
+		{name: "catching up reaches end", before: []plan.Changes{{Check: []string{"3"}}},
+			ch: plan.Changes{Fail: []string{"1"}, Check: []string{"2"}}, walk: "1,2,3@end", pos: "", outcome: plan.StatusCompleted},
+		{name: "in progress off the walk is on the position", before: []plan.Changes{{Check: []string{"2"}}},
+			ch: plan.Changes{Check: []string{"3"}}, walk: "@1", pos: "1", outcome: plan.StatusActive},
+		{name: "walk reaches fail", before: []plan.Changes{{Fail: []string{"1"}}, {Fail: []string{"2"}}},
+			ch: plan.Changes{Fail: []string{"4"}}, walk: "1,2,4@fail", pos: "", outcome: plan.StatusFailed},
+		{name: "reopened entry", ch: plan.Changes{Uncheck: []string{"1"}, Check: []string{"4"}},
+			walk: "@1", pos: "", off: "4", outcome: plan.StatusActive},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := makeACAT(t)
+			for _, ch := range tt.before {
+				var err error
+				if p, err = plan.Update(p, ch, t0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := plan.Update(p, tt.ch, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := plan.WalkOf(got)
+			if s := strings.Join(w.Steps, ",") + "@" + w.At; s != tt.walk {
+				t.Errorf("walk = %s, want %s", s, tt.walk)
+			}
+			if s := strings.Join(plan.Position(got), ","); s != tt.pos {
+				t.Errorf("position = %q, want %q", s, tt.pos)
+			}
+			off := plan.OffPosition(p, got, tt.ch)
+			if s := strings.Join(off, ","); s != tt.off {
+				t.Errorf("off the position = %q, want %q", s, tt.off)
+			}
+			if o := plan.Outcome(got); o != tt.outcome {
+				t.Errorf("outcome = %s, want %s", o, tt.outcome)
+			}
+			text := plan.Checklist(got)
+			if reached := strings.Contains(text, "the path reached"); reached != (tt.outcome != plan.StatusActive) {
+				t.Errorf("checklist says reached: %v, outcome %s:\n%s", reached, tt.outcome, text)
+			}
+			notice := plan.OffPositionNotice(off, got)
+			if (notice != "") != (tt.off != "") {
+				t.Errorf("notice %q with off %q", notice, tt.off)
+			}
+			if tt.pos != "" && notice != "" && !strings.Contains(notice, "the position is "+strings.Split(tt.pos, ",")[0]+" (") {
+				t.Errorf("notice does not name the position %s: %q", tt.pos, notice)
+			}
+			// close_plan derives its status from the same walk.
+			closed, err := plan.Close(got, "n", "", plan.Changes{}, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tt.outcome
+			if want == plan.StatusActive {
+				want = plan.StatusCancelled
+			}
+			if closed.Status != want {
+				t.Errorf("close_plan's status = %s, want %s", closed.Status, want)
+			}
+		})
+	}
+}
+
+func TestOffPositionNotice(t *testing.T) {
+	p := makeACAT(t)
+	got, err := plan.Update(p, plan.Changes{Check: []string{"4", "3"}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "steps 4, 3 were off the position and are kept as recorded; the position is 1 (Already credited in this thread?)"
+	if n := plan.OffPositionNotice(plan.OffPosition(p, got, plan.Changes{Check: []string{"4", "3"}}), got); n != want {
+		t.Errorf("notice:\n got %s\nwant %s", n, want)
+	}
+}
+
+// TestWords: a refusal and the guidance name the tools in the caller's
+// words; Error() keeps the MCP tools' names.
+func TestWords(t *testing.T) {
+	cli := plan.Words{Make: "skillc plan make", Update: "skillc plan update", Close: "skillc plan close",
+		Check: "--check", Uncheck: "--uncheck", Fail: "--fail", Skip: "--skip", Note: "--note", Call: "run"}
+	p := makeACAT(t)
+	_, err := plan.Update(p, plan.Changes{Check: []string{"1"}, Skip: []string{"1"}}, t0)
+	if got, want := plan.Message(err, cli), `step "1" is named in both --check and --skip`; !strings.HasPrefix(got, want) {
+		t.Errorf("cli words: %q, want %q...", got, want)
+	}
+	if got, want := err.Error(), `step "1" is named in both check and skip`; !strings.HasPrefix(got, want) {
+		t.Errorf("tool words: %q, want %q...", got, want)
+	}
+	closed, err := plan.Close(p, "n", "", plan.Changes{}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = plan.Update(closed, plan.Changes{Check: []string{"1"}}, t0)
+	if got := plan.Message(err, cli); !strings.HasSuffix(got, "run skillc plan make to start a new one") {
+		t.Errorf("closed: %q", got)
+	}
+	if got := plan.Message(plan.NoPlanError(), cli); got != "there is no plan in this session: run skillc plan make to start one" {
+		t.Errorf("no plan: %q", got)
+	}
+	_, err = plan.Close(p, "", "", plan.Changes{}, t0)
+	if got := plan.Message(err, cli); !strings.HasPrefix(got, "skillc plan close needs --note") {
+		t.Errorf("no note: %q", got)
+	}
+	done, err := plan.Update(p, plan.Changes{Check: []string{"1"}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plan.ChecklistIn(done, cli); !strings.Contains(got, "close the plan with skillc plan close (status completed)") || strings.Contains(got, "close_plan") {
+		t.Errorf("guidance in cli words:\n%s", got)
+	}
+}
+
+// TestPositionEveryOrder records up to three outcomes, one call each, in
+// every order over the ACAT plan's steps (1,884 sequences), and checks what
+// must hold whatever the order: while the entry is unfinished nothing is
+// "reached" and close_plan derives cancelled; "reached end" comes with a
+// chain of finished steps from the entry to end; a notice comes exactly
+// when a step was recorded off the position, and names the position.
+func TestPositionEveryOrder(t *testing.T) {
+	type rec struct {
+		id string
+		ch func(string) plan.Changes
+	}
+	var recs []rec
+	for _, id := range []string{"1", "2", "3", "4"} {
+		recs = append(recs,
+			rec{id, func(s string) plan.Changes { return plan.Changes{Check: []string{s}} }},
+			rec{id, func(s string) plan.Changes { return plan.Changes{Fail: []string{s}} }},
+			rec{id, func(s string) plan.Changes { return plan.Changes{Skip: []string{s}} }})
+	}
+	n := 0
+	var walk func(p *plan.Plan, depth int, trail string)
+	walk = func(p *plan.Plan, depth int, trail string) {
+		if depth == 3 {
+			return
+		}
+		for _, r := range recs {
+			ch := r.ch(r.id)
+			next, err := plan.Update(p, ch, t0)
+			if err != nil {
+				t.Fatalf("%s: %v", trail, err)
+			}
+			n++
+			where := fmt.Sprintf("%s %+v", trail, ch)
+			text := plan.Checklist(next)
+			closed, err := plan.Close(next, "n", "", plan.Changes{}, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			entry := next.Step("1").Status
+			if entry == plan.StepPending || entry == plan.StepInProgress {
+				if strings.Contains(text, "reached") || closed.Status != plan.StatusCancelled {
+					t.Fatalf("%s: entry unfinished, but checklist/close say otherwise (close: %s):\n%s", where, closed.Status, text)
+				}
+			}
+			if plan.Outcome(next) == plan.StatusCompleted {
+				// An independent check of the chain: follow the finished
+				// steps' edges from the entry.
+				cur, ok := "1", false
+				for range 5 {
+					if cur == "end" {
+						ok = true
+						break
+					}
+					s := next.Step(cur)
+					if s == nil {
+						break
+					}
+					switch s.Status {
+					case plan.StepDone, plan.StepSkipped:
+						cur = s.NextOnSuccess
+					case plan.StepFailed:
+						cur = s.NextOnFailure
+					default:
+						cur = ""
+					}
+				}
+				if !ok {
+					t.Fatalf("%s: completed without a finished chain to end", where)
+				}
+			}
+			off := plan.OffPosition(p, next, ch)
+			notice := plan.OffPositionNotice(off, next)
+			if (notice != "") != (len(off) > 0) {
+				t.Fatalf("%s: off %v, notice %q", where, off, notice)
+			}
+			for _, id := range plan.Position(next) {
+				if notice != "" && !strings.Contains(notice, id+" (") {
+					t.Fatalf("%s: notice %q does not name in-progress step %s", where, notice, id)
+				}
+			}
+			walk(next, depth+1, where)
+		}
+	}
+	walk(makeACAT(t), 0, "")
+	if n != 12+12*12+12*12*12 {
+		t.Errorf("%d sequences, want 1884", n)
 	}
 }

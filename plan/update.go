@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -11,10 +12,10 @@ import (
 // Changes are the step lists of update_plan and close_plan. The IDs may
 // come in any order; each may be named once across all four lists.
 type Changes struct {
-	Check   []string `json:"check,omitempty"`
-	Uncheck []string `json:"uncheck,omitempty"`
-	Fail    []string `json:"fail,omitempty"`
-	Skip    []string `json:"skip,omitempty"`
+	Check   []string `json:"check,omitempty" jsonschema:"IDs of steps recorded as succeeded"`
+	Uncheck []string `json:"uncheck,omitempty" jsonschema:"IDs of steps reopened"`
+	Fail    []string `json:"fail,omitempty" jsonschema:"IDs of steps recorded as failed"`
+	Skip    []string `json:"skip,omitempty" jsonschema:"IDs of steps recorded as skipped"`
 }
 
 // Empty reports whether no step is named.
@@ -33,17 +34,21 @@ func (c Changes) Empty() bool {
 // in_progress, whatever the order of the lists.
 func Update(p *Plan, ch Changes, now time.Time) (*Plan, error) {
 	if p == nil {
-		return nil, errorf(CodeNoPlan, "there is no plan in this session: call make_plan to start one")
+		return nil, NoPlanError()
 	}
 	if ch.Empty() {
-		return nil, errorf(CodeInvalid, "nothing to update: name step IDs in check, uncheck, fail or skip")
+		return nil, errorw(CodeInvalid, func(w Words) string {
+			return fmt.Sprintf("nothing to update: name step IDs in %s, %s, %s or %s", w.Check, w.Uncheck, w.Fail, w.Skip)
+		})
 	}
 	return apply(p, ch, now)
 }
 
 func apply(p *Plan, ch Changes, now time.Time) (*Plan, error) {
 	if p.Closed() {
-		return nil, errorf(CodeClosed, "the plan %q is already %s and takes no more changes: call make_plan to start a new one", p.Title, p.Status)
+		return nil, errorw(CodeClosed, func(w Words) string {
+			return fmt.Sprintf("the plan %q is already %s and takes no more changes: %s %s to start a new one", p.Title, p.Status, w.Call, w.Make)
+		})
 	}
 	type change struct {
 		id     string
@@ -68,13 +73,19 @@ func apply(p *Plan, ch Changes, now time.Time) (*Plan, error) {
 	named := make(map[string]string, len(all))
 	for _, c := range all {
 		if p.Step(c.id) == nil {
-			return nil, errorf(CodeUnknownStep, "%s names %q, which is not a step of this plan; valid IDs: %s", c.list, c.id, validIDs(p))
+			return nil, errorw(CodeUnknownStep, func(w Words) string {
+				return fmt.Sprintf("%s names %q, which is not a step of this plan; valid IDs: %s", w.list(c.list), c.id, validIDs(p))
+			})
 		}
 		if first, dup := named[c.id]; dup {
 			if first == c.list {
-				return nil, errorf(CodeDuplicate, "step %q is named twice in %s: name each step once per call", c.id, c.list)
+				return nil, errorw(CodeDuplicate, func(w Words) string {
+					return fmt.Sprintf("step %q is named twice in %s: name each step once per call", c.id, w.list(c.list))
+				})
 			}
-			return nil, errorf(CodeDuplicate, "step %q is named in both %s and %s: name each step once per call", c.id, first, c.list)
+			return nil, errorw(CodeDuplicate, func(w Words) string {
+				return fmt.Sprintf("step %q is named in both %s and %s: name each step once per call", c.id, w.list(first), w.list(c.list))
+			})
 		}
 		named[c.id] = c.list
 	}
@@ -104,15 +115,17 @@ func apply(p *Plan, ch Changes, now time.Time) (*Plan, error) {
 
 // Close applies ch exactly as Update does, then closes the plan with note
 // and status, in one value the caller writes once. An empty status is
-// derived from the path (see Outcome): completed if it reached end, failed
+// derived from the walk (see Outcome): completed if it reached end, failed
 // if it reached fail, else cancelled.
 func Close(p *Plan, note string, status Status, ch Changes, now time.Time) (*Plan, error) {
 	if p == nil {
-		return nil, errorf(CodeNoPlan, "there is no plan in this session: call make_plan to start one")
+		return nil, NoPlanError()
 	}
 	note = strings.TrimSpace(note)
 	if note == "" {
-		return nil, errorf(CodeInvalid, "close_plan needs a note: one line for the user on how the task ended")
+		return nil, errorw(CodeInvalid, func(w Words) string {
+			return fmt.Sprintf("%s needs %s: one line for the user on how the task ended", w.Close, w.Note)
+		})
 	}
 	if n := utf8.RuneCountInString(note); n > MaxNoteLen {
 		return nil, errorf(CodeLimit, "the note is %d characters; at most %d are allowed", n, MaxNoteLen)
@@ -134,52 +147,16 @@ func Close(p *Plan, note string, status Status, ch Changes, now time.Time) (*Pla
 	return out, nil
 }
 
-// Outcome is the status the path implies: StatusCompleted if it reached
-// end, StatusFailed if it reached fail, StatusActive if it reached neither.
-//
-// "The path" is decided in two steps. First, walk from the entry following
-// what each step recorded (done or skipped: its success edge; failed: its
-// failure edge); if the walk reaches a terminal, that is the answer. An
-// agent may not record every step on the way, so when the walk stops at an
-// unfinished step, look at every finished step whose recorded edge is a
-// terminal: if they all reached end it is completed, if they all reached
-// fail it is failed; none, or both kinds, is no outcome.
+// Outcome is the status the path implies: StatusCompleted if the walk
+// from the entry along the recorded outcomes (WalkOf) reached end,
+// StatusFailed if it reached fail, StatusActive if it stopped at a step
+// still to do. A step recorded off the walk does not count: checking the
+// last step while the first is in progress reaches nothing.
 func Outcome(p *Plan) Status {
-	steps := make(map[string]*Step, len(p.Steps))
-	for i := range p.Steps {
-		steps[p.Steps[i].ID] = &p.Steps[i]
-	}
-	cur := p.Entry
-	// A finished step inside a loop with rounds left has been reset to
-	// pending, so the walk goes round no loop; the bound keeps a corrupt
-	// plan finite.
-	for range len(p.Steps) + 1 {
-		if cur == graph.End {
-			return StatusCompleted
-		}
-		if cur == graph.Fail {
-			return StatusFailed
-		}
-		s := steps[cur]
-		if s == nil {
-			break
-		}
-		next, ok := p.taken(s)
-		if !ok {
-			break
-		}
-		cur = next
-	}
-	end, fail := false, false
-	for i := range p.Steps {
-		next, ok := p.taken(&p.Steps[i])
-		end = end || ok && next == graph.End
-		fail = fail || ok && next == graph.Fail
-	}
-	switch {
-	case end && !fail:
+	switch WalkOf(p).At {
+	case graph.End:
 		return StatusCompleted
-	case fail && !end:
+	case graph.Fail:
 		return StatusFailed
 	}
 	return StatusActive

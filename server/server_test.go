@@ -201,6 +201,79 @@ func TestACATFlow(t *testing.T) {
 	}
 }
 
+// TestOffPosition: over MCP, an update off the position is kept, says so
+// and names the position, and the guidance keeps the tools' names; close_plan
+// derives its status from the walk, not from the step that was checked.
+func TestOffPosition(t *testing.T) {
+	e := newEnv(t, nil)
+	cs := e.client("alice", "chat-1")
+	p, txt := ok(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement", "objective": "Reimburse ticket 4711."})
+	if p.Objective != "Reimburse ticket 4711." || !strings.Contains(txt, "\nobjective: Reimburse ticket 4711.\n") {
+		t.Errorf("make_plan objective %q:\n%s", p.Objective, txt)
+	}
+	if msg := fails(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement", "objective": strings.Repeat("o", 501)}); !strings.Contains(msg, "the objective is 501 characters") {
+		t.Errorf("objective too long: %s", msg)
+	}
+	p, txt = ok(t, cs, "update_plan", map[string]any{"check": []string{"4"}})
+	if strings.Contains(txt, "reached") || !strings.HasPrefix(txt, "step 4 was off the position and is kept as recorded; the position is 1 (Already credited in this thread?)\n") {
+		t.Errorf("update_plan off the position:\n%s", txt)
+	}
+	if got := statuses(p); got != "1=in_progress 2=pending 3=pending 4=done" {
+		t.Errorf("steps %s", got)
+	}
+	_, txt = ok(t, cs, "update_plan", map[string]any{"uncheck": []string{"1"}})
+	if !strings.Contains(txt, "check, fail or skip a step with update_plan, or close the plan with close_plan") {
+		t.Errorf("guidance names the tools:\n%s", txt)
+	}
+	p, _ = ok(t, cs, "close_plan", map[string]any{"note": "stopped"})
+	if p.Status != "cancelled" {
+		t.Errorf("close_plan after an off-walk check: status %s, want cancelled", p.Status)
+	}
+	if msg := fails(t, cs, "update_plan", map[string]any{"check": []string{"1"}}); !strings.Contains(msg, "call make_plan to start a new one") {
+		t.Errorf("refusal: %s", msg)
+	}
+}
+
+// TestViewHistory: view_plan carries the history in its structured result
+// only when asked, and the text stays the checklist either way.
+func TestViewHistory(t *testing.T) {
+	e := newEnv(t, nil)
+	cs := e.client("alice", "chat-1")
+	ok(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement"})
+	ok(t, cs, "update_plan", map[string]any{"fail": []string{"1"}})
+	ok(t, cs, "update_plan", map[string]any{"check": []string{"2"}})
+	ok(t, cs, "update_plan", map[string]any{"check": []string{"4"}})
+	ok(t, cs, "close_plan", map[string]any{"note": "One record.", "check": []string{"3"}})
+	plain, plainText := ok(t, cs, "view_plan", map[string]any{})
+	if plain.History != nil {
+		t.Errorf("view_plan without history carries %d events", len(plain.History))
+	}
+	p, txt := ok(t, cs, "view_plan", map[string]any{"history": true})
+	if txt != plainText {
+		t.Errorf("the text changed with history:\n%s\nwant\n%s", txt, plainText)
+	}
+	var got []string
+	for _, ev := range p.History {
+		got = append(got, fmt.Sprintf("%d %s %s [%s] off=%s", ev.Version, ev.Tool, ev.Status, strings.Join(ev.Position, ","), strings.Join(ev.OffPosition, ",")))
+	}
+	want := []string{
+		"1 make_plan active [1] off=",
+		"2 update_plan active [2] off=",
+		"3 update_plan active [3] off=",
+		"4 update_plan active [3] off=4",
+		"5 close_plan completed [] off=",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("history:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if p.History[4].Note != "One record." || len(p.History[4].Check) != 1 || p.History[4].Steps[2].Status != plan.StepDone {
+		t.Errorf("close event: %+v", p.History[4])
+	}
+	if msg := fails(t, e.client("bob", "chat-1"), "view_plan", map[string]any{"history": true}); !strings.Contains(msg, "there is no plan in this session") {
+		t.Errorf("another user's history: %s", msg)
+	}
+}
+
 // TestMakeFromSteps covers a plan the model writes itself, with defaults,
 // and a second make_plan superseding the first.
 func TestMakeFromSteps(t *testing.T) {

@@ -18,13 +18,16 @@ import (
 
 // MakePlanArgs is make_plan's input.
 type MakePlanArgs struct {
-	Title string       `json:"title,omitempty" jsonschema:"the plan's title, at most 200 characters, e.g. Refund a duplicate charge. Required with steps; with skill it replaces the skill's title"`
-	Steps []graph.Step `json:"steps,omitempty" jsonschema:"the steps in order, at most 100 (three to eight is typical). Give steps or skill, not both"`
-	Skill string       `json:"skill,omitempty" jsonschema:"the name of a workflow skill to copy the steps from instead of writing them (the server's resources list them, e.g. acat-reimbursement)"`
+	Title     string       `json:"title,omitempty" jsonschema:"the plan's title, at most 200 characters, e.g. Refund a duplicate charge. Required with steps; with skill it replaces the skill's title"`
+	Objective string       `json:"objective,omitempty" jsonschema:"one line on what the plan is for, at most 500 characters, e.g. Refund the customer's second charge for order 1182. Shown under the title"`
+	Steps     []graph.Step `json:"steps,omitempty" jsonschema:"the steps in order, at most 100 (three to eight is typical). Give steps or skill, not both"`
+	Skill     string       `json:"skill,omitempty" jsonschema:"the name of a workflow skill to copy the steps from instead of writing them (the server's resources list them, e.g. acat-reimbursement)"`
 }
 
-// ViewPlanArgs is view_plan's input: nothing, the conversation is implied.
-type ViewPlanArgs struct{}
+// ViewPlanArgs is view_plan's input: the conversation is implied.
+type ViewPlanArgs struct {
+	History bool `json:"history,omitempty" jsonschema:"true to get the plan's history (every change: when, which tool, the step lists, the statuses and position it left) in the structured result; the text stays the checklist"`
+}
 
 // UpdatePlanArgs is update_plan's input.
 type UpdatePlanArgs struct {
@@ -49,6 +52,7 @@ type ClosePlanArgs struct {
 type PlanOutput struct {
 	ID         string         `json:"id" jsonschema:"the plan's ID"`
 	Title      string         `json:"title" jsonschema:"the plan's title"`
+	Objective  string         `json:"objective,omitempty" jsonschema:"one line on what the plan is for"`
 	Status     string         `json:"status" jsonschema:"active, completed, failed or cancelled"`
 	Entry      string         `json:"entry" jsonschema:"the ID of the first step"`
 	Skill      string         `json:"skill,omitempty" jsonschema:"the workflow skill the plan was seeded from, if any"`
@@ -60,6 +64,7 @@ type PlanOutput struct {
 	Version    int64          `json:"version" jsonschema:"grows by one on every change"`
 	Rounds     map[string]int `json:"rounds,omitempty" jsonschema:"how many rounds each loop has gone so far, by edge: 4:failure is step 4's failure edge"`
 	Superseded *Superseded    `json:"superseded,omitempty" jsonschema:"the active plan this make_plan closed as cancelled, if any"`
+	History    []plan.Event   `json:"history,omitempty" jsonschema:"the plan's changes, oldest first (the last 1000): only from view_plan with history true"`
 }
 
 // StepOutput is one step of PlanOutput: the plan's step, graph.Step with
@@ -82,7 +87,7 @@ Give either title and steps, or skill: the name of a workflow skill (listed as s
 
 Call make_plan in the same turn as the first step's tool calls, not alone. Returns the checklist and what comes next.`
 
-	viewPlanDesc = `Show this conversation's plan as a checklist, with what comes next. Every other plan tool already returns the checklist: call view_plan only when you have lost track of it.`
+	viewPlanDesc = `Show this conversation's plan as a checklist, with what comes next. Every other plan tool already returns the checklist: call view_plan only when you have lost track of it. With history true, the structured result also lists every change made to the plan.`
 
 	updatePlanDesc = `Record what happened to one or more steps, by ID: check (succeeded), fail (failed), skip (does not apply), uncheck (reopen). Name several steps in one call when several finished. The plan then moves along each step's success or failure edge and returns the checklist with the next step and its tools.
 
@@ -180,7 +185,7 @@ func (s *Server) makePlan(ctx context.Context, req *mcp.CallToolRequest, in Make
 	if err != nil {
 		return nil, PlanOutput{}, err
 	}
-	mi := plan.MakeInput{Title: in.Title}
+	mi := plan.MakeInput{Title: in.Title, Objective: in.Objective}
 	switch {
 	case in.Skill != "" && len(in.Steps) > 0:
 		return nil, PlanOutput{}, errors.New("give either steps or skill, not both")
@@ -199,10 +204,14 @@ func (s *Server) makePlan(ctx context.Context, req *mcp.CallToolRequest, in Make
 	return s.result(r, err)
 }
 
-func (s *Server) viewPlan(ctx context.Context, req *mcp.CallToolRequest, _ ViewPlanArgs) (*mcp.CallToolResult, PlanOutput, error) {
+func (s *Server) viewPlan(ctx context.Context, req *mcp.CallToolRequest, in ViewPlanArgs) (*mcp.CallToolResult, PlanOutput, error) {
 	key, err := s.key(req)
 	if err != nil {
 		return nil, PlanOutput{}, err
+	}
+	if in.History {
+		r, err := s.planner.History(ctx, key)
+		return s.result(r, err)
 	}
 	r, err := s.planner.View(ctx, key)
 	return s.result(r, err)
@@ -245,12 +254,13 @@ func (s *Server) result(r *tools.Result, err error) (*mcp.CallToolResult, PlanOu
 	if r.Superseded != nil {
 		out.Superseded = &Superseded{ID: r.Superseded.ID, Title: r.Superseded.Title}
 	}
+	out.History = r.History
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 }
 
 func toOutput(p *plan.Plan) PlanOutput {
 	out := PlanOutput{
-		ID: p.ID, Title: p.Title, Status: string(p.Status), Entry: p.Entry, Skill: p.Skill,
+		ID: p.ID, Title: p.Title, Objective: p.Objective, Status: string(p.Status), Entry: p.Entry, Skill: p.Skill,
 		Steps: make([]StepOutput, len(p.Steps)), Note: p.Note,
 		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, ExpiresAt: p.ExpiresAt, Version: p.Version,
 		Rounds: p.Rounds,

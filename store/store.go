@@ -34,10 +34,21 @@ type Store interface {
 	// Load returns the session's plan, or ErrNotFound. It never returns
 	// an expired plan, swept or not.
 	Load(ctx context.Context, key Key) (*plan.Plan, error)
-	// Save writes p if the stored version is still expect (0: no live
-	// plan). On success p.Version is expect+1 and p.ExpiresAt is the
-	// write time plus the TTL. Otherwise ErrConflict, and nothing changes.
-	Save(ctx context.Context, key Key, p *plan.Plan, expect int64) error
+	// Save writes p if the live plan is still the one expected: same ID,
+	// same version (the zero Expect: no live plan). On success p.Version
+	// is expect.Version+1 and p.ExpiresAt is the write time plus the TTL.
+	// Otherwise ErrConflict, and nothing changes.
+	//
+	// events are appended to the plan's history in the same write, each
+	// with Version set to p's new version. The history starts over with a
+	// plan that starts: when expect is zero (an expired plan's history goes
+	// with it) or an event is make_plan's (a superseded plan's history
+	// goes with the plan). Of a history only the last plan.MaxEvents
+	// events are served (and kept, give or take a batch: HistoryTrim).
+	Save(ctx context.Context, key Key, p *plan.Plan, expect Expect, events ...plan.Event) error
+	// History returns the live plan's history, oldest first, or
+	// ErrNotFound. It lives and expires with the plan, under the same key.
+	History(ctx context.Context, key Key) ([]plan.Event, error)
 	// Sweep deletes expired plans and says how many.
 	Sweep(ctx context.Context) (int, error)
 	Close() error
@@ -60,4 +71,56 @@ func (o Options) WithDefaults() Options {
 		o.Now = time.Now
 	}
 	return o
+}
+
+// Expect is what a write expects to find stored: the live plan it loaded,
+// by ID and version; the zero value expects no live plan. The version alone
+// would be ambiguous: a plan made after another expired starts again at
+// version 1, and a writer still holding the old plan at version 1 would
+// overwrite the new one. The ID tells the two incarnations apart.
+type Expect struct {
+	ID      string
+	Version int64
+}
+
+// ExpectOf is what a write over cur expects: cur's ID and version, or no
+// plan when cur is nil.
+func ExpectOf(cur *plan.Plan) Expect {
+	if cur == nil {
+		return Expect{}
+	}
+	return Expect{ID: cur.ID, Version: cur.Version}
+}
+
+// None reports whether e expects no live plan.
+func (e Expect) None() bool { return e.Version == 0 }
+
+// trimEvery is how often (in versions) a backend deletes the events that
+// fell past plan.MaxEvents. Deleting on every write would dirty one more
+// page per write of a long plan; in batches a history holds at most
+// plan.MaxEvents+trimEvery-1 rows, and History reads only the last
+// plan.MaxEvents of them.
+const trimEvery = 64
+
+// HistoryTrim says whether a write at version should delete old events,
+// and up to which version (inclusive): for backends.
+func HistoryTrim(version int64) (upTo int64, trim bool) {
+	if version <= plan.MaxEvents || version%trimEvery != 0 {
+		return 0, false
+	}
+	return version - plan.MaxEvents, true
+}
+
+// HistoryStarts reports whether a Save with expect and events starts the
+// key's history over (see Store.Save): for backends.
+func HistoryStarts(expect Expect, events []plan.Event) bool {
+	if expect.None() {
+		return true
+	}
+	for _, ev := range events {
+		if ev.Tool == plan.ToolMake {
+			return true
+		}
+	}
+	return false
 }

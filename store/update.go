@@ -24,27 +24,41 @@ var ErrTooBusy = errors.New("the plan is being changed by too many callers at on
 // several times and must not modify cur (the plan operations return new
 // values). An error from fn ends the call with nothing written; a nil plan
 // from fn means "write nothing" and Update returns cur.
+//
+// Update writes no history; the tools use Change.
 func Update(ctx context.Context, s Store, key Key, fn func(cur *plan.Plan) (*plan.Plan, error)) (*plan.Plan, error) {
+	return Change(ctx, s, key, func(cur *plan.Plan) (*plan.Plan, *plan.Event, error) {
+		next, err := fn(cur)
+		return next, nil, err
+	})
+}
+
+// Change is Update for a change that goes into the plan's history: fn
+// also returns the event that records it (nil: none), written in the same
+// compare-and-swap as the plan.
+func Change(ctx context.Context, s Store, key Key, fn func(cur *plan.Plan) (*plan.Plan, *plan.Event, error)) (*plan.Plan, error) {
 	backoff := 200 * time.Microsecond
 	for attempt := 1; ; attempt++ {
 		cur, err := s.Load(ctx, key)
-		var expect int64
 		switch {
 		case errors.Is(err, ErrNotFound):
 			cur = nil
 		case err != nil:
 			return nil, err
-		default:
-			expect = cur.Version
 		}
-		next, err := fn(cur)
+		expect := ExpectOf(cur)
+		next, ev, err := fn(cur)
 		if err != nil {
 			return nil, err
 		}
 		if next == nil {
 			return cur, nil
 		}
-		err = s.Save(ctx, key, next, expect)
+		if ev != nil {
+			err = s.Save(ctx, key, next, expect, *ev)
+		} else {
+			err = s.Save(ctx, key, next, expect)
+		}
 		if err == nil {
 			return next, nil
 		}

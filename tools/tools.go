@@ -24,6 +24,10 @@ type Planner struct {
 	Now func() time.Time
 	// NewID names a new plan; nil means 16 random hex digits.
 	NewID func() string
+	// Words name the tools in the checklist's guidance; the zero value
+	// means plan.ToolWords. The CLI names its commands. Refusals keep
+	// ToolWords in Error(); plan.Message renders them in other words.
+	Words plan.Words
 }
 
 // Result is what each tool returns: the plan, its checklist and, after
@@ -34,8 +38,11 @@ type Result struct {
 	// Superseded is the active plan that make_plan closed as cancelled,
 	// or nil.
 	Superseded *plan.Plan
-	// Notice tells the caller about Superseded in one line, or is "".
+	// Notice tells the caller about Superseded, or about steps recorded
+	// off the position, in one line, or is "".
 	Notice string
+	// History is the plan's history, oldest first; only History fills it.
+	History []plan.Event
 }
 
 // Text is the checklist preceded by the notice, if any: what a tool prints.
@@ -62,8 +69,15 @@ func (pl *Planner) newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-func result(p, superseded *plan.Plan) *Result {
-	r := &Result{Plan: p, Checklist: plan.Checklist(p), Superseded: superseded}
+func (pl *Planner) words() plan.Words {
+	if pl.Words == (plan.Words{}) {
+		return plan.ToolWords
+	}
+	return pl.Words
+}
+
+func (pl *Planner) result(p, superseded *plan.Plan) *Result {
+	r := &Result{Plan: p, Checklist: plan.ChecklistIn(p, pl.words()), Superseded: superseded}
 	if superseded != nil {
 		r.Notice = fmt.Sprintf("the active plan %q was closed as cancelled (superseded) by this one", superseded.Title)
 	}
@@ -75,15 +89,19 @@ func result(p, superseded *plan.Plan) *Result {
 func (pl *Planner) Make(ctx context.Context, key store.Key, in plan.MakeInput) (*Result, error) {
 	id := pl.newID()
 	var superseded *plan.Plan
-	p, err := store.Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
+	p, err := store.Change(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, *plan.Event, error) {
 		p, sup, err := plan.Make(cur, in, id, pl.now())
 		superseded = sup
-		return p, err
+		if err != nil {
+			return nil, nil, err
+		}
+		ev := plan.NewEvent(plan.ToolMake, plan.Changes{}, p, nil)
+		return p, &ev, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return result(p, superseded), nil
+	return pl.result(p, superseded), nil
 }
 
 // View returns the session's latest plan, active or closed (view_plan).
@@ -96,38 +114,81 @@ func (pl *Planner) View(ctx context.Context, key store.Key) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return result(p, nil), nil
+	return pl.result(p, nil), nil
 }
 
-// Update records step outcomes (update_plan).
-func (pl *Planner) Update(ctx context.Context, key store.Key, ch plan.Changes) (*Result, error) {
-	p, err := store.Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
-		if cur == nil {
-			return nil, noPlan()
+// History returns the session's latest plan with its history (view_plan
+// with history, `skillc plan history`). The plan and the history are two
+// reads: events newer than the plan read first are left out, so the two
+// agree.
+func (pl *Planner) History(ctx context.Context, key store.Key) (*Result, error) {
+	r, err := pl.View(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	h, err := pl.Store.History(ctx, key)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, noPlan()
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.History = []plan.Event{}
+	for _, ev := range h {
+		if ev.Version <= r.Plan.Version {
+			r.History = append(r.History, ev)
 		}
-		return plan.Update(cur, ch, pl.now())
+	}
+	return r, nil
+}
+
+// Update records step outcomes (update_plan). Steps recorded off the
+// position are kept, and the result's notice says so and names the
+// position.
+func (pl *Planner) Update(ctx context.Context, key store.Key, ch plan.Changes) (*Result, error) {
+	var off []string
+	p, err := store.Change(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, *plan.Event, error) {
+		if cur == nil {
+			return nil, nil, noPlan()
+		}
+		next, err := plan.Update(cur, ch, pl.now())
+		if err != nil {
+			return nil, nil, err
+		}
+		off = plan.OffPosition(cur, next, ch)
+		ev := plan.NewEvent(plan.ToolUpdate, ch, next, off)
+		return next, &ev, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return result(p, nil), nil
+	r := pl.result(p, nil)
+	r.Notice = plan.OffPositionNotice(off, p)
+	return r, nil
 }
 
 // Close records step outcomes and closes the plan in one write
 // (close_plan). An empty status is derived from the path.
 func (pl *Planner) Close(ctx context.Context, key store.Key, note string, status plan.Status, ch plan.Changes) (*Result, error) {
-	p, err := store.Update(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, error) {
+	var off []string
+	p, err := store.Change(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, *plan.Event, error) {
 		if cur == nil {
-			return nil, noPlan()
+			return nil, nil, noPlan()
 		}
-		return plan.Close(cur, note, status, ch, pl.now())
+		next, err := plan.Close(cur, note, status, ch, pl.now())
+		if err != nil {
+			return nil, nil, err
+		}
+		off = plan.OffPosition(cur, next, ch)
+		ev := plan.NewEvent(plan.ToolClose, ch, next, off)
+		return next, &ev, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return result(p, nil), nil
+	r := pl.result(p, nil)
+	r.Notice = plan.OffPositionNotice(off, p)
+	return r, nil
 }
 
-func noPlan() error {
-	return &plan.Error{Code: plan.CodeNoPlan, Msg: "there is no plan in this session: call make_plan to start one"}
-}
+func noPlan() error { return plan.NoPlanError() }

@@ -47,6 +47,7 @@ type PlanMakeOptions struct {
 	// ConfigPath is --config; empty means .skillc.yaml found upward.
 	ConfigPath string
 	Title      string
+	Objective  string
 	StepsFile  string
 }
 
@@ -72,10 +73,11 @@ type PlanCloseOptions struct {
 // PlanRunFuncs replace the run functions of the plan commands in tests;
 // a nil field runs the real one.
 type PlanRunFuncs struct {
-	Make   func(*PlanMakeOptions) error
-	View   func(*PlanViewOptions) error
-	Update func(*PlanUpdateOptions) error
-	Close  func(*PlanCloseOptions) error
+	Make    func(*PlanMakeOptions) error
+	View    func(*PlanViewOptions) error
+	Update  func(*PlanUpdateOptions) error
+	Close   func(*PlanCloseOptions) error
+	History func(*PlanHistoryOptions) error
 }
 
 // NewCmdPlan builds `skillc plan` and its four commands.
@@ -86,7 +88,7 @@ func NewCmdPlan(io *IOStreams, runF *PlanRunFuncs) *cobra.Command {
 	opts := &PlanOptions{IO: io}
 	cmd := &cobra.Command{
 		Use:   "plan",
-		Short: "Make, view, update and close the session's plan on the local store",
+		Short: "Make, view, update and close the session's plan on the local store, and show its history",
 		Long: `The four plan tools of the MCP server, from a shell: a plan belongs to one
 user and one session (a conversation), lives in a store (SQLite by default)
 and expires a day after its last change.
@@ -118,7 +120,7 @@ reason on stderr and changes nothing.`,
 
 	mk := &PlanMakeOptions{PlanOptions: opts}
 	makeCmd := &cobra.Command{
-		Use:   "make (--skill NAME|FILE | --steps FILE.json [--title TEXT])",
+		Use:   "make (--skill NAME|FILE | --steps FILE.json [--title TEXT]) [--objective TEXT]",
 		Short: "Start the session's plan from a workflow skill or a list of steps",
 		Long: `Start the session's plan. An active plan already there is closed as
 cancelled ("superseded") and replaced.
@@ -130,10 +132,11 @@ and judged as skillc lint judges it, with the same config; a skill with
 errors is refused.
 
 --steps reads JSON ("-" for stdin): an array of steps, or an object with
-"title" and "steps" (a template from skillc compile works too). Each step has
-"goal" and optionally "id", "recommended_tools", "next_on_success" and
-"next_on_failure"; a missing id is the step's position, a missing success edge
-the next step (after the last: end), a missing failure edge fail.`,
+"title", "objective" and "steps" (a template from skillc compile works
+too). Each step has "goal" and optionally "id", "recommended_tools",
+"next_on_success" and "next_on_failure"; a missing id is the step's
+position, a missing success edge the next step (after the last: end), a
+missing failure edge fail.`,
 		Example: `  skillc plan make --skill acat-reimbursement
   skillc plan make --skill ./skills/refund/SKILL.md
   skillc plan make --title "Refund a duplicate charge" --steps steps.json
@@ -157,6 +160,7 @@ the next step (after the last: end), a missing failure edge fail.`,
 	makeCmd.Flags().StringArrayVar(&mk.SkillDirs, "skills", nil, "folder walked for skills (<dir>/<name>/SKILL.md) that override the shipped ones (repeatable)")
 	makeCmd.Flags().StringVarP(&mk.ConfigPath, "config", "c", "", "lint config `FILE` the skill is judged by (default: .skillc.yaml found upward from the working folder)")
 	makeCmd.Flags().StringVar(&mk.Title, "title", "", "the plan's title (with --skill: instead of the skill's)")
+	makeCmd.Flags().StringVar(&mk.Objective, "objective", "", "one line on what the plan is for, shown under the title (at most 500 characters)")
 	makeCmd.Flags().StringVar(&mk.StepsFile, "steps", "", "JSON `FILE` of steps, or - for stdin")
 
 	view := &PlanViewOptions{PlanOptions: opts}
@@ -236,7 +240,7 @@ completed if it reached end, failed if it reached fail, else cancelled.`,
 	closeCmd.Flags().StringVar(&cl.Status, "status", "", "completed, failed or cancelled (default: derived from the path)")
 	addChangeFlags(closeCmd, &cl.Changes)
 
-	cmd.AddCommand(makeCmd, viewCmd, updateCmd, closeCmd)
+	cmd.AddCommand(makeCmd, viewCmd, updateCmd, closeCmd, newCmdPlanHistory(opts, runF.History, resolve))
 	return cmd
 }
 
@@ -285,7 +289,15 @@ func (o *PlanOptions) planner() (*tools.Planner, func(), error) {
 		// The store given cannot be used: like input that cannot be read.
 		return nil, nil, &exitError{code: exitUsage, err: err}
 	}
-	return &tools.Planner{Store: s, Now: o.Now}, func() { s.Close() }, nil
+	return &tools.Planner{Store: s, Now: o.Now, Words: cliWords}, func() { s.Close() }, nil
+}
+
+// cliWords name the commands and flags in refusals and guidance: a person
+// at a shell runs `skillc plan update`, not the MCP tool update_plan.
+var cliWords = plan.Words{
+	Make: "skillc plan make", View: "skillc plan view", Update: "skillc plan update", Close: "skillc plan close",
+	Check: "--check", Uncheck: "--uncheck", Fail: "--fail", Skip: "--skip", Note: "--note",
+	Call: "run",
 }
 
 // print writes a tool's result: the checklist, or the plan as JSON with
@@ -312,11 +324,12 @@ func planError(err error) error {
 	if errors.As(err, &ee) {
 		return err
 	}
-	return &exitError{code: exitFindings, err: err}
+	// A refusal names the commands and flags, not the MCP tools.
+	return &exitError{code: exitFindings, err: errors.New(plan.Message(err, cliWords))}
 }
 
 func planMakeRun(opts *PlanMakeOptions) error {
-	in := plan.MakeInput{Title: opts.Title}
+	in := plan.MakeInput{Title: opts.Title, Objective: opts.Objective}
 	if opts.Skill != "" {
 		tpl, err := planSkillTemplate(opts)
 		if err != nil {
@@ -330,6 +343,9 @@ func planMakeRun(opts *PlanMakeOptions) error {
 		}
 		if opts.Title != "" {
 			in.Title = opts.Title
+		}
+		if opts.Objective != "" {
+			in.Objective = opts.Objective
 		}
 	}
 	pl, done, err := opts.planner()
@@ -464,7 +480,7 @@ func planReadSteps(name string, stdin io.Reader) (plan.MakeInput, error) {
 	if err != nil {
 		return plan.MakeInput{}, usageError("%s:%v", name, planJSONError(data, err))
 	}
-	in := plan.MakeInput{Title: file.Title, Steps: file.Steps}
+	in := plan.MakeInput{Title: file.Title, Objective: file.Objective, Steps: file.Steps}
 	if file.Entry != "" && len(file.Steps) > 0 && file.Entry != in.Steps[0].ID {
 		return plan.MakeInput{}, usageError("%s: entry %q is not the first step; a plan starts at its first step", name, file.Entry)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -191,8 +192,78 @@ func TestPlanACATFlow(t *testing.T) {
 		t.Fatalf("plan JSON: status %s version %d skill %q note %q", p.Status, p.Version, p.Skill, p.Note)
 	}
 	// Another user in the same session sees no plan.
-	c.refused(1, "there is no plan in this session: call make_plan", "view", "--user", "bob", "--session", "ticket-1")
+	c.refused(1, "there is no plan in this session: run skillc plan make", "view", "--user", "bob", "--session", "ticket-1")
 	golden.Check(t, filepath.Join("..", "..", "testdata", "plan", "cli-acat.txt"), []byte(c.script.String()))
+}
+
+// TestPlanOffPosition is issue 13's case: checking step 4 while step 1 is
+// in progress is kept, said to be off the position, and never answered
+// with "the path reached end"; closing then derives cancelled, not
+// completed. The guidance names the CLI's commands.
+func TestPlanOffPosition(t *testing.T) {
+	c := newPlanCLI(t)
+	s := []string{"--user", "ana", "--session", "ticket-2"}
+	c.must(append([]string{"make", "--skill", "acat-reimbursement"}, s...)...)
+	out := c.must(append([]string{"update", "--check", "4"}, s...)...)
+	if strings.Contains(out, "reached") || !strings.HasPrefix(out, "step 4 was off the position and is kept as recorded; the position is 1 (") {
+		t.Fatalf("off-position update:\n%s", out)
+	}
+	out = c.must(append([]string{"update", "--uncheck", "1"}, s...)...)
+	if !strings.Contains(out, "--check, --fail or --skip a step with skillc plan update, or close the plan with skillc plan close") {
+		t.Fatalf("guidance without a position:\n%s", out)
+	}
+	out = c.must(append([]string{"close", "--note", "stopped"}, s...)...)
+	if !strings.HasPrefix(out, "ACAT reimbursement · cancelled") {
+		t.Fatalf("close off the walk:\n%s", out)
+	}
+	golden.Check(t, filepath.Join("..", "..", "testdata", "plan", "cli-off-position.txt"), []byte(c.script.String()))
+}
+
+// TestPlanObjective: --objective is shown under the title, kept in the
+// plan's JSON, read from a --steps object, and refused past 500 characters.
+func TestPlanObjective(t *testing.T) {
+	c := newPlanCLI(t)
+	s := []string{"--user", "ana", "--session", "ticket-3"}
+	out := c.must(append([]string{"make", "--skill", "acat-reimbursement", "--objective", "Reimburse the ACAT fee of ticket 4711."}, s...)...)
+	if !strings.HasPrefix(out, "ACAT reimbursement · active · 0/4 done\nobjective: Reimburse the ACAT fee of ticket 4711.\n[>] 1") {
+		t.Fatalf("make --objective:\n%s", out)
+	}
+	var p plan.Plan
+	if err := json.Unmarshal([]byte(c.must(append([]string{"view", "--json"}, s...)...)), &p); err != nil || p.Objective != "Reimburse the ACAT fee of ticket 4711." {
+		t.Fatalf("objective in the JSON: %q, %v", p.Objective, err)
+	}
+	stdin := `{"title": "Refund", "objective": "From the file.", "steps": [{"goal": "Refund it."}]}`
+	if out, errOut, code := c.run(stdin, append([]string{"make", "--steps", "-"}, s...)...); code != 0 || !strings.Contains(out, "\nobjective: From the file.\n") {
+		t.Fatalf("objective from --steps: exit %d\n%s%s", code, out, errOut)
+	}
+	c.refused(1, "the objective is 501 characters; at most 500 are allowed", append([]string{"make", "--skill", "acat-reimbursement", "--objective", strings.Repeat("o", 501)}, s...)...)
+}
+
+// TestPlanHistory: make, three updates and close leave five events, which
+// `plan history` prints one line each and --json as the events.
+func TestPlanHistory(t *testing.T) {
+	c := newPlanCLI(t)
+	s := []string{"--user", "ana", "--session", "ticket-4"}
+	c.must(append([]string{"make", "--skill", "acat-reimbursement"}, s...)...)
+	c.must(append([]string{"update", "--fail", "1"}, s...)...)
+	c.must(append([]string{"update", "--check", "4"}, s...)...)
+	c.must(append([]string{"update", "--check", "2"}, s...)...)
+	c.must(append([]string{"close", "--check", "3", "--note", "one record"}, s...)...)
+	c.script.Reset()
+	c.must(append([]string{"history"}, s...)...)
+	c.refused(1, "there is no plan in this session: run skillc plan make", "history", "--user", "bob", "--session", "ticket-4")
+	// The times are the wall clock's.
+	stamp := regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
+	golden.Check(t, filepath.Join("..", "..", "testdata", "plan", "cli-history.txt"), stamp.ReplaceAll([]byte(c.script.String()), []byte("TIME")))
+
+	var events []plan.Event
+	if err := json.Unmarshal([]byte(c.must(append([]string{"history", "--json"}, s...)...)), &events); err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 5 || events[0].Tool != plan.ToolMake || events[4].Tool != plan.ToolClose || events[4].Status != plan.StatusCompleted ||
+		strings.Join(events[2].OffPosition, ",") != "4" || strings.Join(events[3].Position, ",") != "3" {
+		t.Fatalf("history --json: %+v", events)
+	}
 }
 
 func TestPlanStepsAndErrors(t *testing.T) {
@@ -236,7 +307,7 @@ func TestPlanStepsAndErrors(t *testing.T) {
 		t.Fatalf("make from stdin: exit %d\n%s%s", code, out, errOut)
 	}
 	c.refused(1, `fail names "5", which is not a step of this plan; valid IDs: "1", "2", "3", "4"`, with("update", "--check", "1", "--fail", "5")...)
-	c.refused(1, `step "1" is named in both check and skip`, with("update", "--check", "1", "--skip", "1")...)
+	c.refused(1, `step "1" is named in both --check and --skip`, with("update", "--check", "1", "--skip", "1")...)
 	if out := c.must(with("view")...); !strings.Contains(out, "[>] 1") {
 		t.Fatalf("a refused update changed the plan:\n%s", out)
 	}

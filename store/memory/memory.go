@@ -15,15 +15,16 @@ import (
 type Store struct {
 	opts store.Options
 
-	mu    sync.Mutex
-	plans map[store.Key]*plan.Plan
+	mu      sync.Mutex
+	plans   map[store.Key]*plan.Plan
+	history map[store.Key][]plan.Event
 }
 
 var _ store.Store = (*Store)(nil)
 
 // New returns an empty store.
 func New(opts store.Options) *Store {
-	return &Store{opts: opts.WithDefaults(), plans: make(map[store.Key]*plan.Plan)}
+	return &Store{opts: opts.WithDefaults(), plans: make(map[store.Key]*plan.Plan), history: make(map[store.Key][]plan.Event)}
 }
 
 // live returns the key's plan unless it expired. Callers hold mu.
@@ -51,24 +52,67 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 }
 
 // Save implements store.Store.
-func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect int64) error {
+func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect store.Expect, events ...plan.Event) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.opts.Now()
-	var have int64
+	var have store.Expect
 	if cur := s.live(key, now); cur != nil {
-		have = cur.Version
+		have = store.ExpectOf(cur)
 	}
-	if have != expect {
+	if have.None() != expect.None() || !have.None() && have != expect {
 		return store.ErrConflict
 	}
-	p.Version = expect + 1
+	p.Version = expect.Version + 1
 	p.ExpiresAt = now.Add(s.opts.TTL)
 	s.plans[key] = p.Clone()
+	h := s.history[key]
+	if store.HistoryStarts(expect, events) {
+		h = nil
+	}
+	for _, ev := range events {
+		ev.Version = p.Version
+		h = append(h, cloneEvent(ev))
+	}
+	if over := len(h) - plan.MaxEvents; over > 0 {
+		h = append([]plan.Event(nil), h[over:]...)
+	}
+	s.history[key] = h
 	return nil
+}
+
+// History implements store.Store.
+func (s *Store) History(ctx context.Context, key store.Key) ([]plan.Event, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.live(key, s.opts.Now()) == nil {
+		return nil, store.ErrNotFound
+	}
+	h := s.history[key]
+	out := make([]plan.Event, len(h))
+	for i, ev := range h {
+		out[i] = cloneEvent(ev)
+	}
+	return out, nil
+}
+
+// cloneEvent copies the slices of ev, which the caller or the store may
+// hold on to.
+func cloneEvent(ev plan.Event) plan.Event {
+	ev.Check = append([]string(nil), ev.Check...)
+	ev.Uncheck = append([]string(nil), ev.Uncheck...)
+	ev.Fail = append([]string(nil), ev.Fail...)
+	ev.Skip = append([]string(nil), ev.Skip...)
+	ev.OffPosition = append([]string(nil), ev.OffPosition...)
+	ev.Steps = append([]plan.StepState(nil), ev.Steps...)
+	ev.Position = append([]string{}, ev.Position...)
+	return ev
 }
 
 // Sweep implements store.Store.
@@ -83,6 +127,7 @@ func (s *Store) Sweep(ctx context.Context) (int, error) {
 	for k := range s.plans {
 		if s.live(k, now) == nil {
 			delete(s.plans, k)
+			delete(s.history, k)
 			n++
 		}
 	}

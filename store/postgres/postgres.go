@@ -209,53 +209,137 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 	return p, nil
 }
 
-// Save writes p if the stored version is still expect; 0 means no live
-// plan (an expired row counts as absent and is replaced). On success
-// p.Version is expect+1 and p.ExpiresAt is now plus the TTL; on
+// Save writes p if the live plan is still expect's, by ID and version; the
+// zero Expect means no live plan (an expired row counts as absent and is
+// replaced). On success p.Version is expect.Version+1 and p.ExpiresAt is
+// now plus the TTL; on
 // store.ErrConflict or any error, p and the database are unchanged.
-func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect int64) error {
+//
+// A write that touches the history is one transaction; one that does not
+// is a single statement.
+func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect store.Expect, events ...plan.Event) error {
 	if err := checkKey(key); err != nil {
 		return err
 	}
 	if p == nil {
 		return errors.New("postgres: save plan: nil plan")
 	}
-	if expect < 0 {
-		return fmt.Errorf("postgres: save plan: expected version %d: want 0 (no plan) or a loaded plan's version", expect)
+	if expect.Version < 0 {
+		return fmt.Errorf("postgres: save plan: expected version %d: want 0 (no plan) or a loaded plan's version", expect.Version)
 	}
 	now := s.opts.Now()
 	next := *p
-	next.Version = expect + 1
+	next.Version = expect.Version + 1
 	next.ExpiresAt = now.Add(s.opts.TTL)
 	data, err := json.Marshal(&next)
 	if err != nil {
 		return fmt.Errorf("postgres: save plan: %w", err)
+	}
+	starts := store.HistoryStarts(expect, events)
+	evData := make([]string, len(events))
+	for i, ev := range events {
+		ev.Version = next.Version
+		b, err := json.Marshal(&ev)
+		if err != nil {
+			return fmt.Errorf("postgres: save plan: %w", err)
+		}
+		evData[i] = string(b)
 	}
 	// The plan goes as a string: in the exec and simple_protocol modes
 	// (default_query_exec_mode, for PgBouncer) pgx would send []byte as
 	// bytea, which a json column refuses.
 	ctx, cancel := s.bound(ctx)
 	defer cancel()
-	var n int64
-	if expect == 0 {
-		tag, err := s.pool.Exec(ctx, s.q.insert, key.User, key.Session, string(data), now, next.ExpiresAt)
-		if err != nil {
-			return s.fail(ctx, "save plan", err)
+	// write is the compare-and-swap; its errors, and the transaction's,
+	// are wrapped once below.
+	write := func(db interface {
+		Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+	}) error {
+		var tag pgconn.CommandTag
+		var err error
+		if expect.None() {
+			tag, err = db.Exec(ctx, s.q.insert, key.User, key.Session, string(data), now, next.ExpiresAt, next.ID)
+		} else {
+			tag, err = db.Exec(ctx, s.q.update, key.User, key.Session, expect.Version, string(data), now, next.ExpiresAt, next.ID, expect.ID)
 		}
-		n = tag.RowsAffected()
-	} else {
-		tag, err := s.pool.Exec(ctx, s.q.update, key.User, key.Session, expect, string(data), now, next.ExpiresAt)
-		if err != nil {
-			return s.fail(ctx, "save plan", err)
+		if err == nil && tag.RowsAffected() == 0 {
+			return store.ErrConflict
 		}
-		n = tag.RowsAffected()
+		return err
 	}
-	if n == 0 {
+	if !starts && len(events) == 0 {
+		err = write(s.pool)
+	} else {
+		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			if err := write(tx); err != nil {
+				return err
+			}
+			if starts {
+				if _, err := tx.Exec(ctx, s.q.clearEvents, key.User, key.Session); err != nil {
+					return err
+				}
+			}
+			for _, ev := range evData {
+				if _, err := tx.Exec(ctx, s.q.addEvent, key.User, key.Session, next.Version, ev); err != nil {
+					return err
+				}
+			}
+			if upTo, trim := store.HistoryTrim(next.Version); trim && !starts {
+				if _, err := tx.Exec(ctx, s.q.trimEvents, key.User, key.Session, upTo); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if errors.Is(err, store.ErrConflict) {
 		return store.ErrConflict
+	}
+	if err != nil {
+		return s.fail(ctx, "save plan", err)
 	}
 	p.Version = next.Version
 	p.ExpiresAt = next.ExpiresAt
 	return nil
+}
+
+// History returns the live plan's history, oldest first, or
+// store.ErrNotFound.
+func (s *Store) History(ctx context.Context, key store.Key) ([]plan.Event, error) {
+	if err := checkKey(key); err != nil {
+		return nil, store.ErrNotFound
+	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, s.q.history, key.User, key.Session, s.opts.Now(), int64(plan.MaxEvents))
+	if err != nil {
+		return nil, s.fail(ctx, "load history", err)
+	}
+	defer rows.Close()
+	found := false
+	out := []plan.Event{}
+	for rows.Next() {
+		found = true
+		var data []byte
+		if err := rows.Scan(&data); err != nil {
+			return nil, s.fail(ctx, "load history", err)
+		}
+		if data == nil {
+			continue // the plan has no events
+		}
+		var ev plan.Event
+		if err := json.Unmarshal(data, &ev); err != nil {
+			return nil, fmt.Errorf("postgres: load history: a stored event for user %q session %q is not valid: %w", key.User, key.Session, err)
+		}
+		out = append(out, ev)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fail(ctx, "load history", err)
+	}
+	if !found {
+		return nil, store.ErrNotFound
+	}
+	return out, nil
 }
 
 // Sweep deletes expired plans in batches of Options.SweepBatch rows, each

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -19,6 +20,7 @@ import (
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/store/postgres"
 	"github.com/skillc/skillc/store/postgres/pgtest"
+	"github.com/skillc/skillc/tools"
 )
 
 // go test ./... -update passes -update to every test binary.
@@ -120,7 +122,7 @@ func TestMigrateConcurrentOpen(t *testing.T) {
 		t.Errorf("after reopening, schema_migrations has %d rows, want %d", got, postgres.SchemaVersion)
 	}
 	key := store.Key{User: "u", Session: "s"}
-	if err := stores[0].Save(context.Background(), key, newPlan("shared"), 0); err != nil {
+	if err := stores[0].Save(context.Background(), key, newPlan("shared"), store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	for i, s := range append(stores[1:], again) {
@@ -128,6 +130,55 @@ func TestMigrateConcurrentOpen(t *testing.T) {
 		if err != nil || p.Title != "shared" || p.Version != 1 {
 			t.Errorf("store %d: load = %+v, %v; want the plan saved by store 0 at version 1", i+1, p, err)
 		}
+	}
+}
+
+// A schema at version 1 (plans, no history) is migrated: its plans are
+// kept, with an empty history that the next change starts.
+func TestMigratesVersion1(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.DSN(t)
+	schema := pgtest.Schema(t, dsn)
+	q := func(name string) string { return pgx.Identifier{schema, name}.Sanitize() }
+	p, _, err := plan.Make(nil, plan.MakeInput{Title: "old", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}}}, "id", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(p)
+	for _, stmt := range []string{
+		`CREATE TABLE ` + q("schema_migrations") + ` (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+		`INSERT INTO ` + q("schema_migrations") + ` (version, name) VALUES (1, 'create plans')`,
+		`CREATE TABLE ` + q("plans") + ` (user_id text NOT NULL, session_id text NOT NULL, version bigint NOT NULL CHECK (version > 0),
+			plan json NOT NULL, updated_at timestamptz NOT NULL, expires_at timestamptz NOT NULL, PRIMARY KEY (user_id, session_id))`,
+	} {
+		if err := pgtest.Exec(ctx, dsn, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := pgtest.Exec(ctx, dsn, `INSERT INTO `+q("plans")+` VALUES ('u', 's', 1, $1, now(), now() + interval '1 hour')`, string(data)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := postgres.Open(ctx, dsn, postgres.Options{Schema: schema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := queryInt(t, dsn, `SELECT max(version) FROM `+q("schema_migrations")); got != postgres.SchemaVersion {
+		t.Errorf("schema version %d after migration, want %d", got, postgres.SchemaVersion)
+	}
+	key := store.Key{User: "u", Session: "s"}
+	if got, err := s.Load(ctx, key); err != nil || got.Title != "old" {
+		t.Fatalf("plan after migration: %v, %v", got, err)
+	}
+	if h, err := s.History(ctx, key); err != nil || len(h) != 0 {
+		t.Fatalf("history after migration: %v, %v; want empty", h, err)
+	}
+	pl := &tools.Planner{Store: s}
+	if _, err := pl.Update(ctx, key, plan.Changes{Check: []string{"1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := s.History(ctx, key); err != nil || len(h) != 1 || h[0].Version != 2 {
+		t.Fatalf("history after an update: %+v, %v", h, err)
 	}
 }
 
@@ -154,7 +205,7 @@ func TestSearchPathFromDSN(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if err := s.Save(context.Background(), store.Key{User: "u", Session: "s"}, newPlan("t"), 0); err != nil {
+	if err := s.Save(context.Background(), store.Key{User: "u", Session: "s"}, newPlan("t"), store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := queryInt(t, dsn, `SELECT count(*) FROM `+pgx.Identifier{schema, "plans"}.Sanitize()); got != 1 {
@@ -176,10 +227,10 @@ func TestQueryExecModes(t *testing.T) {
 			ctx := context.Background()
 			key := store.Key{User: "u", Session: "s"}
 			p := newPlan("mode " + mode)
-			if err := s.Save(ctx, key, p, 0); err != nil {
+			if err := s.Save(ctx, key, p, store.Expect{}); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Save(ctx, key, p, 1); err != nil {
+			if err := s.Save(ctx, key, p, store.ExpectOf(p)); err != nil {
 				t.Fatal(err)
 			}
 			got, err := s.Load(ctx, key)
@@ -279,13 +330,13 @@ func TestSweepBatches(t *testing.T) {
 		if i%3 == 0 {
 			c.Advance(time.Second)
 		}
-		if err := s.Save(ctx, store.Key{User: "u", Session: fmt.Sprint("old", i)}, newPlan("old"), 0); err != nil {
+		if err := s.Save(ctx, store.Key{User: "u", Session: fmt.Sprint("old", i)}, newPlan("old"), store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	c.Advance(30 * time.Minute)
 	for i := range 3 {
-		if err := s.Save(ctx, store.Key{User: "u", Session: fmt.Sprint("new", i)}, newPlan("new"), 0); err != nil {
+		if err := s.Save(ctx, store.Key{User: "u", Session: fmt.Sprint("new", i)}, newPlan("new"), store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -308,7 +359,7 @@ func TestSweepBatches(t *testing.T) {
 func TestBackgroundSweeper(t *testing.T) {
 	c := newClock()
 	s, dsn, schema := open(t, postgres.Options{Now: c.Now, TTL: time.Hour, SweepEvery: 5 * time.Millisecond})
-	if err := s.Save(context.Background(), store.Key{User: "u", Session: "s"}, newPlan("t"), 0); err != nil {
+	if err := s.Save(context.Background(), store.Key{User: "u", Session: "s"}, newPlan("t"), store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	c.Advance(2 * time.Hour)
@@ -341,7 +392,7 @@ func TestInvalidKeys(t *testing.T) {
 		{store.Key{User: "\xff", Session: "s"}, `postgres: user id "\xff" is not valid UTF-8`},
 	}
 	for _, tt := range tests {
-		if err := s.Save(ctx, tt.key, newPlan("t"), 0); err == nil || err.Error() != tt.want {
+		if err := s.Save(ctx, tt.key, newPlan("t"), store.Expect{}); err == nil || err.Error() != tt.want {
 			t.Errorf("save %q = %v, want %q", tt.key, err, tt.want)
 		}
 		if _, err := s.Load(ctx, tt.key); !errors.Is(err, store.ErrNotFound) {
@@ -351,7 +402,7 @@ func TestInvalidKeys(t *testing.T) {
 	// A NUL inside the plan itself is fine: it is stored as json, not jsonb.
 	p := newPlan("nul \x00 inside")
 	key := store.Key{User: "u", Session: "s"}
-	if err := s.Save(ctx, key, p, 0); err != nil {
+	if err := s.Save(ctx, key, p, store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Load(ctx, key)
@@ -367,7 +418,7 @@ func TestTimeoutAndCancel(t *testing.T) {
 	ctx := context.Background()
 	key := store.Key{User: "u", Session: "s"}
 	p := newPlan("t")
-	if err := s.Save(ctx, key, p, 0); err != nil {
+	if err := s.Save(ctx, key, p, store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	conn, err := pgx.Connect(ctx, dsn)
@@ -383,7 +434,7 @@ func TestTimeoutAndCancel(t *testing.T) {
 	if _, err := tx.Exec(ctx, `SELECT 1 FROM `+pgx.Identifier{schema, "plans"}.Sanitize()+` FOR UPDATE`); err != nil {
 		t.Fatal(err)
 	}
-	err = s.Save(ctx, key, p, 1)
+	err = s.Save(ctx, key, p, store.ExpectOf(p))
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("save on a locked row = %v, want a deadline exceeded error", err)
 	}
@@ -398,7 +449,7 @@ func TestTimeoutAndCancel(t *testing.T) {
 	if err := tx.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save(ctx, key, p, 1); err != nil {
+	if err := s.Save(ctx, key, p, store.ExpectOf(p)); err != nil {
 		t.Errorf("save after the lock was released: %v", err)
 	}
 }
@@ -414,7 +465,7 @@ func TestRacingServers(t *testing.T) {
 	defer b.Close()
 	ctx := context.Background()
 	key := store.Key{User: "u", Session: "s"}
-	if err := a.Save(ctx, key, newPlan("0"), 0); err != nil {
+	if err := a.Save(ctx, key, newPlan("0"), store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	const writers, each = 8, 10
@@ -436,7 +487,7 @@ func TestRacingServers(t *testing.T) {
 					var n int
 					fmt.Sscan(p.Title, &n)
 					p.Title = fmt.Sprint(n + 1)
-					err = s.Save(ctx, key, p, p.Version)
+					err = s.Save(ctx, key, p, store.ExpectOf(p))
 					if errors.Is(err, store.ErrConflict) {
 						conflicts.Add(1)
 						continue
@@ -459,4 +510,40 @@ func TestRacingServers(t *testing.T) {
 		t.Errorf("counter = %s at version %d, want %s at version %d", p.Title, p.Version, want, writers*each+1)
 	}
 	t.Logf("%d conflicts retried", conflicts.Load())
+}
+
+// TestSweepTakesTheHistory: the history's rows go with their plan's when
+// the sweep deletes it (ON DELETE CASCADE), and with a plan another
+// replaces.
+func TestSweepTakesTheHistory(t *testing.T) {
+	ctx := context.Background()
+	c := newClock()
+	s, dsn, schema := open(t, postgres.Options{TTL: time.Hour, Now: c.Now})
+	events := pgx.Identifier{schema, "plan_events"}.Sanitize()
+	pl := &tools.Planner{Store: s, Now: c.Now}
+	for _, sess := range []string{"a", "b"} {
+		key := store.Key{User: "u", Session: sess}
+		if _, err := pl.Make(ctx, key, plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pl.Update(ctx, key, plan.Changes{Check: []string{"1"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := queryInt(t, dsn, `SELECT count(*) FROM `+events); n != 4 {
+		t.Fatalf("%d events stored, want 4", n)
+	}
+	if _, err := pl.Make(ctx, store.Key{User: "u", Session: "a"}, plan.MakeInput{Title: "t2", Steps: []graph.Step{{Goal: "a"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := queryInt(t, dsn, `SELECT count(*) FROM `+events); n != 3 {
+		t.Fatalf("%d events after a new plan, want 3", n)
+	}
+	c.Advance(time.Hour)
+	if n, err := s.Sweep(ctx); err != nil || n != 2 {
+		t.Fatalf("sweep: %d, %v", n, err)
+	}
+	if n := queryInt(t, dsn, `SELECT count(*) FROM `+events); n != 0 {
+		t.Fatalf("%d events left after the sweep, want 0", n)
+	}
 }

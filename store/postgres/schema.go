@@ -12,6 +12,7 @@ import (
 type tables struct {
 	schema     string // sanitized schema name, "" for the search_path
 	plans      string
+	events     string
 	migrations string
 }
 
@@ -22,7 +23,7 @@ func newTables(schema string) tables {
 		}
 		return pgx.Identifier{schema, name}.Sanitize()
 	}
-	t := tables{plans: qualify("plans"), migrations: qualify("schema_migrations")}
+	t := tables{plans: qualify("plans"), events: qualify("plan_events"), migrations: qualify("schema_migrations")}
 	if schema != "" {
 		t.schema = pgx.Identifier{schema}.Sanitize()
 	}
@@ -53,6 +54,30 @@ CREATE TABLE %[1]s (
 	PRIMARY KEY (user_id, session_id)
 );
 CREATE INDEX plans_expires_at_idx ON %[1]s (expires_at);
+`, t.plans)
+	}},
+	{"create plan_events", func(t tables) string {
+		// A plan's history, one row per event keyed by the version it
+		// wrote. The foreign key deletes it with its plan (the sweeper);
+		// Save clears it when a plan starts over. json, as for plans.
+		return fmt.Sprintf(`
+CREATE TABLE %[1]s (
+	user_id    text   NOT NULL,
+	session_id text   NOT NULL,
+	version    bigint NOT NULL,
+	event      json   NOT NULL,
+	PRIMARY KEY (user_id, session_id, version),
+	FOREIGN KEY (user_id, session_id) REFERENCES %[2]s (user_id, session_id) ON DELETE CASCADE
+);
+`, t.events, t.plans)
+	}},
+	{"plans.plan_id", func(t tables) string {
+		// The plan's ID beside its version, so compare-and-swap can tell
+		// a plan made after another expired (version 1 again) from the
+		// old one.
+		return fmt.Sprintf(`
+ALTER TABLE %[1]s ADD COLUMN plan_id text NOT NULL DEFAULT '';
+UPDATE %[1]s SET plan_id = coalesce(plan->>'id', '');
 `, t.plans)
 	}},
 }
@@ -145,13 +170,24 @@ CREATE TABLE %s (
 // queries are the statements, built once per Store for its tables.
 type queries struct {
 	tables
-	load, insert, update, sweep string
+	load, insert, update, sweep                string
+	history, addEvent, clearEvents, trimEvents string
 }
 
 func newQueries(schema string) queries {
 	t := newTables(schema)
 	return queries{
 		tables: t,
+		// One statement, one snapshot of the plan and its events; the LEFT
+		// JOIN tells a plan without events (one row, NULL) from no plan.
+		history: `SELECT e.event FROM ` + t.plans + ` p
+LEFT JOIN ` + t.events + ` e ON e.user_id = p.user_id AND e.session_id = p.session_id
+	AND e.version <= p.version AND e.version > p.version - $4
+WHERE p.user_id = $1 AND p.session_id = $2 AND p.expires_at > $3
+ORDER BY e.version`,
+		addEvent:    `INSERT INTO ` + t.events + ` (user_id, session_id, version, event) VALUES ($1, $2, $3, $4)`,
+		clearEvents: `DELETE FROM ` + t.events + ` WHERE user_id = $1 AND session_id = $2`,
+		trimEvents:  `DELETE FROM ` + t.events + ` WHERE user_id = $1 AND session_id = $2 AND version <= $3`,
 		// $3 is the injected clock's now: an expired row is invisible
 		// whether or not a sweep has removed it.
 		load: `SELECT version, plan FROM ` + t.plans + `
@@ -161,17 +197,19 @@ WHERE user_id = $1 AND session_id = $2 AND expires_at > $3`,
 		// written and no row is reported: a conflict. ON CONFLICT also
 		// settles two servers inserting at once: one wins, the other
 		// re-checks the WHERE against the winner's row.
-		insert: `INSERT INTO ` + t.plans + ` AS p (user_id, session_id, version, plan, updated_at, expires_at)
-VALUES ($1, $2, 1, $3, $4, $5)
+		insert: `INSERT INTO ` + t.plans + ` AS p (user_id, session_id, version, plan, updated_at, expires_at, plan_id)
+VALUES ($1, $2, 1, $3, $4, $5, $6)
 ON CONFLICT (user_id, session_id) DO UPDATE
-SET version = 1, plan = EXCLUDED.plan, updated_at = EXCLUDED.updated_at, expires_at = EXCLUDED.expires_at
+SET version = 1, plan = EXCLUDED.plan, updated_at = EXCLUDED.updated_at, expires_at = EXCLUDED.expires_at, plan_id = EXCLUDED.plan_id
 WHERE p.expires_at <= EXCLUDED.updated_at`,
 		// Compare-and-swap: under READ COMMITTED a racing writer waits for
 		// the row lock and then re-checks version against the new row, so
-		// exactly one of two writers with the same expect succeeds.
+		// exactly one of two writers with the same expect succeeds. The
+		// plan ID keeps a writer holding an expired plan off the plan made
+		// after it, whose version starts again at 1.
 		update: `UPDATE ` + t.plans + `
-SET version = $3 + 1, plan = $4, updated_at = $5, expires_at = $6
-WHERE user_id = $1 AND session_id = $2 AND version = $3 AND expires_at > $5`,
+SET version = $3 + 1, plan = $4, updated_at = $5, expires_at = $6, plan_id = $7
+WHERE user_id = $1 AND session_id = $2 AND version = $3 AND expires_at > $5 AND plan_id = $8`,
 		// One bounded batch, oldest first, from the cursor $3 (the newest
 		// expires_at the previous batch deleted). ctid = ANY(ARRAY(...))
 		// plans as a TID scan; ORDER BY walks the expires_at index, and

@@ -102,7 +102,7 @@ func BenchmarkUpdate(b *testing.B) {
 				b.Fatal(err)
 			}
 			for g := range sessions {
-				if err := s.Save(ctx, store.Key{User: "u", Session: strconv.Itoa(g)}, p.Clone(), 0); err != nil {
+				if err := s.Save(ctx, store.Key{User: "u", Session: strconv.Itoa(g)}, p.Clone(), store.Expect{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -76,7 +77,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save(ctx, store.Key{User: "u", Session: "s"}, p, 0); err != nil {
+	if err := s.Save(ctx, store.Key{User: "u", Session: "s"}, p, store.Expect{}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -94,8 +95,8 @@ func TestMigrations(t *testing.T) {
 	}
 	defer db.Close()
 	var v int
-	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 1 {
-		t.Fatalf("user_version = %d, %v; want 1", v, err)
+	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 3 {
+		t.Fatalf("user_version = %d, %v; want 3", v, err)
 	}
 	var mode string
 	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
@@ -105,8 +106,57 @@ func TestMigrations(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = sqlite.Open(ctx, path, store.Options{})
-	if err == nil || !strings.Contains(err.Error(), "schema is version 99, newer than this skillc knows (1)") {
+	if err == nil || !strings.Contains(err.Error(), "schema is version 99, newer than this skillc knows (3)") {
 		t.Fatalf("opening a newer schema: %v", err)
+	}
+}
+
+// TestMigratesVersion1 opens a file of schema version 1 (plans, no
+// history): its plan is kept, with an empty history that the next change
+// starts.
+func TestMigratesVersion1(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "plans.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := plan.Make(nil, plan.MakeInput{Title: "old", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}}}, "id", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(p)
+	for _, q := range []string{
+		`CREATE TABLE plans (id INTEGER PRIMARY KEY, user_id TEXT NOT NULL, session_id TEXT NOT NULL, version INTEGER NOT NULL,
+			expires_at INTEGER NOT NULL, plan TEXT NOT NULL, UNIQUE (user_id, session_id));
+		 CREATE INDEX plans_expires_at ON plans (expires_at);
+		 PRAGMA user_version = 1;`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(`INSERT INTO plans (user_id, session_id, version, expires_at, plan) VALUES ('u', 's', 1, ?, ?)`,
+		time.Now().Add(time.Hour).UnixNano(), string(data)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	s := open(t, path)
+	defer s.Close()
+	key := store.Key{User: "u", Session: "s"}
+	if got, err := s.Load(ctx, key); err != nil || got.Title != "old" {
+		t.Fatalf("plan after migration: %v, %v", got, err)
+	}
+	if h, err := s.History(ctx, key); err != nil || len(h) != 0 {
+		t.Fatalf("history after migration: %v, %v; want empty", h, err)
+	}
+	pl := &tools.Planner{Store: s}
+	if _, err := pl.Update(ctx, key, plan.Changes{Check: []string{"1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := s.History(ctx, key); err != nil || len(h) != 1 || h[0].Version != 2 || h[0].Tool != plan.ToolUpdate {
+		t.Fatalf("history after an update: %+v, %v", h, err)
 	}
 }
 
@@ -245,7 +295,7 @@ func crashChild(path string) {
 	for v := int64(0); ; v++ {
 		p, _, err := plan.Make(nil, plan.MakeInput{Title: fmt.Sprintf("write %d", v+1), Steps: []graph.Step{{Goal: strings.Repeat("x", 400)}}}, "id", time.Now())
 		if err == nil {
-			err = s.Save(ctx, key, p, v)
+			err = s.Save(ctx, key, p, store.Expect{ID: "id", Version: v})
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -286,5 +336,94 @@ func TestOtherProcessWins(t *testing.T) {
 	}
 	if got, err := b.Load(ctx, key); err != nil || got.Step("1").Status != plan.StepDone || got.Version != 4 {
 		t.Fatalf("b reads %+v, %v", got, err)
+	}
+}
+
+// TestSweepTakesTheHistory: the history's rows go with their plan's when
+// the sweep deletes it (the foreign key's ON DELETE CASCADE), and with a
+// plan that another replaces.
+func TestSweepTakesTheHistory(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "plans.db")
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s, err := sqlite.Open(ctx, path, store.Options{TTL: time.Hour, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	pl := &tools.Planner{Store: s, Now: func() time.Time { return now }}
+	for _, sess := range []string{"a", "b"} {
+		key := store.Key{User: "u", Session: sess}
+		if _, err := pl.Make(ctx, key, plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a"}, {Goal: "b"}}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pl.Update(ctx, key, plan.Changes{Check: []string{"1"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	count := func() int {
+		var n int
+		if err := db.QueryRow("SELECT count(*) FROM plan_events").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(); n != 4 {
+		t.Fatalf("%d events stored, want 4", n)
+	}
+	// A new plan in session a replaces its history.
+	if _, err := pl.Make(ctx, store.Key{User: "u", Session: "a"}, plan.MakeInput{Title: "t2", Steps: []graph.Step{{Goal: "a"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 3 {
+		t.Fatalf("%d events after a new plan, want 3", n)
+	}
+	now = now.Add(time.Hour)
+	if n, err := s.Sweep(ctx); err != nil || n != 2 {
+		t.Fatalf("sweep: %d, %v", n, err)
+	}
+	if n := count(); n != 0 {
+		t.Fatalf("%d events left after the sweep, want 0", n)
+	}
+}
+
+// TestHistoryRowsBounded: a long plan's history keeps at most
+// plan.MaxEvents+63 rows on disk (the trim runs every 64 versions), and
+// History serves the last plan.MaxEvents.
+func TestHistoryRowsBounded(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "plans.db")
+	s := open(t, path)
+	key := store.Key{User: "u", Session: "s"}
+	p, _, err := plan.Make(nil, plan.MakeInput{Title: "t", Steps: []graph.Step{{Goal: "a"}}}, "id", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const writes = plan.MaxEvents + 200
+	for v := int64(0); v < writes; v++ {
+		if err := s.Save(ctx, key, p, store.Expect{ID: "id", Version: v}, plan.NewEvent(plan.ToolUpdate, plan.Changes{}, p, nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var rows, oldest int
+	if err := db.QueryRow("SELECT count(*), min(version) FROM plan_events").Scan(&rows, &oldest); err != nil {
+		t.Fatal(err)
+	}
+	if rows < plan.MaxEvents || rows > plan.MaxEvents+63 {
+		t.Errorf("%d rows after %d writes, want %d to %d", rows, writes, plan.MaxEvents, plan.MaxEvents+63)
+	}
+	h, err := s.History(ctx, key)
+	if err != nil || len(h) != plan.MaxEvents || h[0].Version != writes-plan.MaxEvents+1 {
+		t.Fatalf("history: %d events from %d, %v", len(h), h[0].Version, err)
 	}
 }

@@ -56,6 +56,21 @@ var migrations = []string{
 		UNIQUE (user_id, session_id)
 	);
 	CREATE INDEX plans_expires_at ON plans (expires_at);`,
+	// A plan's history: one row per event, keyed by the plan's version.
+	// The foreign key deletes it with its plan (Sweep); Save clears it when
+	// a plan starts over. WITHOUT ROWID: the rows are read in key order.
+	`CREATE TABLE plan_events (
+		user_id    TEXT    NOT NULL,
+		session_id TEXT    NOT NULL,
+		version    INTEGER NOT NULL,
+		event      TEXT    NOT NULL, -- the plan.Event as JSON
+		PRIMARY KEY (user_id, session_id, version),
+		FOREIGN KEY (user_id, session_id) REFERENCES plans (user_id, session_id) ON DELETE CASCADE
+	) WITHOUT ROWID;`,
+	// The plan's ID beside its version, so compare-and-swap can tell a
+	// plan made after another expired (version 1 again) from the old one.
+	`ALTER TABLE plans ADD COLUMN plan_id TEXT NOT NULL DEFAULT '';
+	UPDATE plans SET plan_id = coalesce(json_extract(plan, '$.id'), '');`,
 }
 
 // Store is a store.Store on one SQLite file. Safe for concurrent use, and
@@ -66,7 +81,8 @@ type Store struct {
 	read  *sql.DB
 	write *sql.DB
 
-	load, insert, update *sql.Stmt
+	load, insert, update                       *sql.Stmt
+	history, addEvent, clearEvents, trimEvents *sql.Stmt
 }
 
 var _ store.Store = (*Store)(nil)
@@ -112,6 +128,8 @@ func Open(ctx context.Context, path string, opts store.Options) (*Store, error) 
 			fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()),
 			"journal_mode(WAL)",
 			"synchronous(NORMAL)",
+			// The history's rows go with their plan's (ON DELETE CASCADE).
+			"foreign_keys(1)",
 		},
 		"_txlock": {"immediate"},
 	}.Encode()
@@ -179,17 +197,40 @@ func (s *Store) prepare(ctx context.Context) error {
 		`SELECT version, expires_at, plan FROM plans WHERE user_id = ?1 AND session_id = ?2 AND expires_at > ?3`); err != nil {
 		return err
 	}
-	// expect 0: there must be no live plan; an expired row counts as none.
+	// The zero Expect: there must be no live plan; an expired row counts as none.
 	if s.insert, err = s.write.PrepareContext(ctx,
-		`INSERT INTO plans (user_id, session_id, version, expires_at, plan) VALUES (?1, ?2, 1, ?3, ?4)
+		`INSERT INTO plans (user_id, session_id, version, expires_at, plan, plan_id) VALUES (?1, ?2, 1, ?3, ?4, ?6)
 		 ON CONFLICT (user_id, session_id) DO UPDATE
-		 SET version = 1, expires_at = excluded.expires_at, plan = excluded.plan
+		 SET version = 1, expires_at = excluded.expires_at, plan = excluded.plan, plan_id = excluded.plan_id
 		 WHERE plans.expires_at <= ?5`); err != nil {
 		return err
 	}
 	if s.update, err = s.write.PrepareContext(ctx,
-		`UPDATE plans SET version = ?1, expires_at = ?2, plan = ?3
-		 WHERE user_id = ?4 AND session_id = ?5 AND version = ?6 AND expires_at > ?7`); err != nil {
+		`UPDATE plans SET version = ?1, expires_at = ?2, plan = ?3, plan_id = ?8
+		 WHERE user_id = ?4 AND session_id = ?5 AND version = ?6 AND expires_at > ?7 AND plan_id = ?9`); err != nil {
+		return err
+	}
+	// One statement, so the plan row and its events are one snapshot: the
+	// LEFT JOIN tells a plan without events (one row, NULL) from no plan
+	// (no row).
+	if s.history, err = s.read.PrepareContext(ctx,
+		`SELECT e.event FROM plans p
+		 LEFT JOIN plan_events e ON e.user_id = p.user_id AND e.session_id = p.session_id
+		   AND e.version <= p.version AND e.version > p.version - ?4
+		 WHERE p.user_id = ?1 AND p.session_id = ?2 AND p.expires_at > ?3
+		 ORDER BY e.version`); err != nil {
+		return err
+	}
+	if s.addEvent, err = s.write.PrepareContext(ctx,
+		`INSERT INTO plan_events (user_id, session_id, version, event) VALUES (?1, ?2, ?3, ?4)`); err != nil {
+		return err
+	}
+	if s.clearEvents, err = s.write.PrepareContext(ctx,
+		`DELETE FROM plan_events WHERE user_id = ?1 AND session_id = ?2`); err != nil {
+		return err
+	}
+	if s.trimEvents, err = s.write.PrepareContext(ctx,
+		`DELETE FROM plan_events WHERE user_id = ?1 AND session_id = ?2 AND version <= ?3`); err != nil {
 		return err
 	}
 	return nil
@@ -218,21 +259,41 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 	return p, nil
 }
 
-// Save implements store.Store.
-func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect int64) error {
+// Save implements store.Store. A write that touches the history is one
+// IMMEDIATE transaction; one that does not is a single statement.
+func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect store.Expect, events ...plan.Event) error {
 	now := s.opts.Now()
 	c := *p
-	c.Version = expect + 1
+	c.Version = expect.Version + 1
 	c.ExpiresAt = now.Add(s.opts.TTL).UTC()
 	data, err := json.Marshal(&c)
 	if err != nil {
 		return fmt.Errorf("save plan: %w", err)
 	}
+	starts := store.HistoryStarts(expect, events)
+	var evData [][]byte
+	for _, ev := range events {
+		ev.Version = c.Version
+		b, err := json.Marshal(&ev)
+		if err != nil {
+			return fmt.Errorf("save plan: %w", err)
+		}
+		evData = append(evData, b)
+	}
+	var tx *sql.Tx
+	stmt := func(st *sql.Stmt) *sql.Stmt { return st }
+	if starts || len(events) > 0 {
+		if tx, err = s.write.BeginTx(ctx, nil); err != nil {
+			return fmt.Errorf("save plan: %w", err)
+		}
+		defer tx.Rollback()
+		stmt = func(st *sql.Stmt) *sql.Stmt { return tx.StmtContext(ctx, st) }
+	}
 	var res sql.Result
-	if expect == 0 {
-		res, err = s.insert.ExecContext(ctx, key.User, key.Session, c.ExpiresAt.UnixNano(), data, now.UnixNano())
+	if expect.None() {
+		res, err = stmt(s.insert).ExecContext(ctx, key.User, key.Session, c.ExpiresAt.UnixNano(), data, now.UnixNano(), c.ID)
 	} else {
-		res, err = s.update.ExecContext(ctx, c.Version, c.ExpiresAt.UnixNano(), data, key.User, key.Session, expect, now.UnixNano())
+		res, err = stmt(s.update).ExecContext(ctx, c.Version, c.ExpiresAt.UnixNano(), data, key.User, key.Session, expect.Version, now.UnixNano(), c.ID, expect.ID)
 	}
 	if err != nil {
 		return fmt.Errorf("save plan: %w", err)
@@ -244,8 +305,71 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect in
 	if n == 0 {
 		return store.ErrConflict
 	}
+	if tx != nil {
+		if err := s.writeEvents(ctx, tx, key, c.Version, starts, evData); err != nil {
+			return fmt.Errorf("save plan: %w", err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("save plan: %w", err)
+		}
+	}
 	p.Version, p.ExpiresAt = c.Version, c.ExpiresAt
 	return nil
+}
+
+// writeEvents clears the history of a plan that starts, appends events at
+// version, and drops what fell past plan.MaxEvents (in batches:
+// store.HistoryTrim).
+func (s *Store) writeEvents(ctx context.Context, tx *sql.Tx, key store.Key, version int64, starts bool, events [][]byte) error {
+	if starts {
+		if _, err := tx.StmtContext(ctx, s.clearEvents).ExecContext(ctx, key.User, key.Session); err != nil {
+			return err
+		}
+	}
+	for _, ev := range events {
+		if _, err := tx.StmtContext(ctx, s.addEvent).ExecContext(ctx, key.User, key.Session, version, ev); err != nil {
+			return err
+		}
+	}
+	if upTo, trim := store.HistoryTrim(version); trim && !starts {
+		if _, err := tx.StmtContext(ctx, s.trimEvents).ExecContext(ctx, key.User, key.Session, upTo); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// History implements store.Store.
+func (s *Store) History(ctx context.Context, key store.Key) ([]plan.Event, error) {
+	rows, err := s.history.QueryContext(ctx, key.User, key.Session, s.opts.Now().UnixNano(), plan.MaxEvents)
+	if err != nil {
+		return nil, fmt.Errorf("load history: %w", err)
+	}
+	defer rows.Close()
+	found := false
+	out := []plan.Event{}
+	for rows.Next() {
+		found = true
+		var data []byte
+		if err := rows.Scan(&data); err != nil {
+			return nil, fmt.Errorf("load history: %w", err)
+		}
+		if data == nil {
+			continue // the plan has no events
+		}
+		var ev plan.Event
+		if err := json.Unmarshal(data, &ev); err != nil {
+			return nil, fmt.Errorf("load history: a stored event is not valid JSON: %w", err)
+		}
+		out = append(out, ev)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load history: %w", err)
+	}
+	if !found {
+		return nil, store.ErrNotFound
+	}
+	return out, nil
 }
 
 // Sweep implements store.Store. It deletes in batches so a long backlog
@@ -273,7 +397,7 @@ func (s *Store) Sweep(ctx context.Context) (int, error) {
 // Close implements store.Store.
 func (s *Store) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.load, s.insert, s.update} {
+	for _, st := range []*sql.Stmt{s.load, s.insert, s.update, s.history, s.addEvent, s.clearEvents, s.trimEvents} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}

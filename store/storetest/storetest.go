@@ -1,7 +1,8 @@
 // Package storetest is the conformance suite every store.Store backend
 // passes: compare-and-swap, the Update retry helper, TTL against an injected
-// clock, sweep, scope, concurrent writers, the rounds of loops and the
-// closed-plan rules.
+// clock, sweep, scope, concurrent writers, the rounds of loops, the
+// closed-plan rules and the history (its events, its scope, its TTL and
+// its bound).
 //
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T, clock func() time.Time, ttl time.Duration) store.Store {
@@ -152,7 +153,7 @@ func Run(t *testing.T, open Opener) {
 		p := e.newPlan("Round trip · ünïcødé \"quotes\"", graph.DefaultLimits().MaxSteps)
 		p.Steps[3].Detail = "line one\nline two\t<tab> & \u2028"
 		p.Skill = "some-skill"
-		if err := e.s.Save(e.ctx, alice, p, 0); err != nil {
+		if err := e.s.Save(e.ctx, alice, p, store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 		if p.Version != 1 {
@@ -179,24 +180,26 @@ func Run(t *testing.T, open Opener) {
 
 	t.Run("CompareAndSwap", func(t *testing.T) {
 		e := newEnv(t, open)
-		if err := e.s.Save(e.ctx, alice, e.newPlan("a", 2), 3); !errors.Is(err, store.ErrConflict) {
+		if err := e.s.Save(e.ctx, alice, e.newPlan("a", 2), store.Expect{ID: "a", Version: 3}); !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("save expecting version 3 on an empty session: %v, want ErrConflict", err)
 		}
 		e.wantNotFound(alice)
-		if err := e.s.Save(e.ctx, alice, e.newPlan("a", 2), 0); err != nil {
+		if err := e.s.Save(e.ctx, alice, e.newPlan("a", 2), store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
-		for _, expect := range []int64{0, 2, 7} {
+		// Another version of the plan, or version 1 of another plan, is
+		// not what is stored.
+		for _, expect := range []store.Expect{{}, {ID: "a", Version: 2}, {ID: "a", Version: 7}, {ID: "b", Version: 1}, {Version: 1}} {
 			p := e.newPlan("stale", 3)
 			if err := e.s.Save(e.ctx, alice, p, expect); !errors.Is(err, store.ErrConflict) {
-				t.Fatalf("save expecting %d with version 1 stored: %v, want ErrConflict", expect, err)
+				t.Fatalf("save expecting %+v with a@1 stored: %v, want ErrConflict", expect, err)
 			}
 		}
 		if got := e.mustLoad(alice); got.Title != "a" || got.Version != 1 {
 			t.Fatalf("after refused saves: title %q version %d, want \"a\" 1", got.Title, got.Version)
 		}
 		p := e.newPlan("b", 2)
-		if err := e.s.Save(e.ctx, alice, p, 1); err != nil {
+		if err := e.s.Save(e.ctx, alice, p, store.Expect{ID: "a", Version: 1}); err != nil {
 			t.Fatal(err)
 		}
 		if got := e.mustLoad(alice); got.Title != "b" || got.Version != 2 || p.Version != 2 {
@@ -214,17 +217,17 @@ func Run(t *testing.T, open Opener) {
 			{User: "alice", Session: "s1 "},
 			{User: "", Session: "alice s1"},
 		}
-		if err := e.s.Save(e.ctx, keys[0], e.newPlan("mine", 1), 0); err != nil {
+		if err := e.s.Save(e.ctx, keys[0], e.newPlan("mine", 1), store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 		for _, k := range keys[1:] {
 			e.wantNotFound(k)
-			if err := e.s.Save(e.ctx, k, e.newPlan("other", 1), 1); !errors.Is(err, store.ErrConflict) {
+			if err := e.s.Save(e.ctx, k, e.newPlan("other", 1), store.Expect{ID: "mine", Version: 1}); !errors.Is(err, store.ErrConflict) {
 				t.Fatalf("save %v expecting another user's version: %v, want ErrConflict", k, err)
 			}
 		}
 		for i, k := range keys[1:] {
-			if err := e.s.Save(e.ctx, k, e.newPlan("plan "+strconv.Itoa(i), 1), 0); err != nil {
+			if err := e.s.Save(e.ctx, k, e.newPlan("plan "+strconv.Itoa(i), 1), store.Expect{}); err != nil {
 				t.Fatalf("save %v: %v", k, err)
 			}
 		}
@@ -250,19 +253,19 @@ func Run(t *testing.T, open Opener) {
 	t.Run("TTL", func(t *testing.T) {
 		e := newEnv(t, open)
 		p := e.newPlan("ttl", 2)
-		if err := e.s.Save(e.ctx, alice, p, 0); err != nil {
+		if err := e.s.Save(e.ctx, alice, p, store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 		e.clock.Advance(ttl - time.Millisecond)
 		e.mustLoad(alice)
 		e.clock.Advance(time.Millisecond)
 		e.wantNotFound(alice) // expired at exactly write time + ttl, before any sweep
-		if err := e.s.Save(e.ctx, alice, e.newPlan("late", 1), 1); !errors.Is(err, store.ErrConflict) {
+		if err := e.s.Save(e.ctx, alice, e.newPlan("late", 1), store.ExpectOf(p)); !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("save over an expired plan expecting its version: %v, want ErrConflict", err)
 		}
 		// An expired plan is no plan: a new one starts over at version 1.
 		fresh := e.newPlan("fresh", 2)
-		if err := e.s.Save(e.ctx, alice, fresh, 0); err != nil {
+		if err := e.s.Save(e.ctx, alice, fresh, store.Expect{}); err != nil {
 			t.Fatalf("save over an expired plan: %v", err)
 		}
 		if fresh.Version != 1 {
@@ -290,22 +293,69 @@ func Run(t *testing.T, open Opener) {
 		e.wantNotFound(alice)
 	})
 
+	// Issue 16 item 7: a writer that loaded a plan just before it expired
+	// must not overwrite the plan made after it, though both are at
+	// version 1: compare-and-swap names the plan, not only its version.
+	t.Run("Incarnations", func(t *testing.T) {
+		for _, sweep := range []bool{false, true} {
+			t.Run(fmt.Sprintf("sweep=%v", sweep), func(t *testing.T) {
+				e := newEnv(t, open)
+				if _, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "old", Steps: steps(2)}); err != nil {
+					t.Fatal(err)
+				}
+				e.clock.Advance(ttl - time.Second)
+				stale := e.mustLoad(alice)
+				changed, err := plan.Update(stale, plan.Changes{Check: []string{"1"}}, e.clock.Now())
+				if err != nil {
+					t.Fatal(err)
+				}
+				e.clock.Advance(time.Second)
+				if sweep {
+					if n, err := e.s.Sweep(e.ctx); err != nil || n != 1 {
+						t.Fatalf("sweep: %d, %v", n, err)
+					}
+				}
+				r, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "new", Steps: steps(3)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Plan.Version != stale.Version || r.Plan.ID == stale.ID {
+					t.Fatalf("the case needs equal versions and other IDs: new %s@%d, stale %s@%d", r.Plan.ID, r.Plan.Version, stale.ID, stale.Version)
+				}
+				if err := e.s.Save(e.ctx, alice, changed, store.ExpectOf(stale)); !errors.Is(err, store.ErrConflict) {
+					t.Fatalf("save of the expired plan over the new one: %v, want ErrConflict", err)
+				}
+				got := e.mustLoad(alice)
+				if got.Title != "new" || got.Version != 1 || got.Step("1").Status != plan.StepInProgress {
+					t.Fatalf("the new plan was overwritten: %q version %d", got.Title, got.Version)
+				}
+				// The planner retries on the conflict against the live plan.
+				if _, err := e.pl.Update(e.ctx, alice, plan.Changes{Check: []string{"1"}}); err != nil {
+					t.Fatal(err)
+				}
+				if got := e.mustLoad(alice); got.Title != "new" || got.Version != 2 || got.Step("2").Status != plan.StepInProgress {
+					t.Fatalf("update of the new plan: %q version %d", got.Title, got.Version)
+				}
+			})
+		}
+	})
+
 	t.Run("Sweep", func(t *testing.T) {
 		e := newEnv(t, open)
 		for i := range 5 {
 			k := store.Key{User: "u", Session: strconv.Itoa(i)}
-			if err := e.s.Save(e.ctx, k, e.newPlan("old", 1), 0); err != nil {
+			if err := e.s.Save(e.ctx, k, e.newPlan("old", 1), store.Expect{}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		e.clock.Advance(ttl / 2)
 		live := store.Key{User: "u", Session: "live"}
-		if err := e.s.Save(e.ctx, live, e.newPlan("live", 1), 0); err != nil {
+		if err := e.s.Save(e.ctx, live, e.newPlan("live", 1), store.Expect{}); err != nil {
 			t.Fatal(err)
 		}
 		// Rewriting an old one slides it past the sweep.
 		kept := store.Key{User: "u", Session: "0"}
-		if err := e.s.Save(e.ctx, kept, e.newPlan("kept", 1), 1); err != nil {
+		if err := e.s.Save(e.ctx, kept, e.newPlan("kept", 1), store.Expect{ID: "old", Version: 1}); err != nil {
 			t.Fatal(err)
 		}
 		e.clock.Advance(ttl / 2)
@@ -361,7 +411,7 @@ func Run(t *testing.T, open Opener) {
 				if err != nil {
 					return nil, err
 				}
-				if err := e.s.Save(e.ctx, alice, other, cur.Version); err != nil {
+				if err := e.s.Save(e.ctx, alice, other, store.ExpectOf(cur)); err != nil {
 					t.Errorf("interleaved save: %v", err)
 				}
 			}
@@ -488,6 +538,123 @@ func Run(t *testing.T, open Opener) {
 		}
 	})
 
+	t.Run("History", func(t *testing.T) {
+		e := newEnv(t, open)
+		acat := []graph.Step{
+			{ID: "1", Goal: "Already credited?", NextOnSuccess: "end", NextOnFailure: "2"},
+			{ID: "2", Goal: "List transfers.", NextOnSuccess: "3", NextOnFailure: "4"},
+			{ID: "3", Goal: "One record?", NextOnSuccess: "end", NextOnFailure: "4"},
+			{ID: "4", Goal: "Ask the user.", NextOnSuccess: "end", NextOnFailure: "fail"},
+		}
+		if _, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "acat", Steps: acat}); err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range []plan.Changes{{Fail: []string{"1"}}, {Check: []string{"2"}}, {Check: []string{"4"}}} {
+			e.clock.Advance(time.Minute)
+			if _, err := e.pl.Update(e.ctx, alice, ch); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.clock.Advance(time.Minute)
+		if _, err := e.pl.Close(e.ctx, alice, "one record", "", plan.Changes{Check: []string{"3"}}); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			"1 make_plan {} active [1] 1:in_progress 2:pending 3:pending 4:pending",
+			"2 update_plan {fail:1} active [2] 1:failed 2:in_progress 3:pending 4:pending",
+			"3 update_plan {check:2} active [3] 1:failed 2:done 3:in_progress 4:pending",
+			"4 update_plan {check:4} off:4 active [3] 1:failed 2:done 3:in_progress 4:done",
+			"5 close_plan {check:3} note:one record completed [] 1:failed 2:done 3:done 4:done",
+		}
+		r, err := e.pl.History(e.ctx, alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkHistory(t, r.History, want, e.clock.Now().Add(-4*time.Minute))
+		if r.Plan.Version != 5 || r.Plan.Status != plan.StatusCompleted {
+			t.Fatalf("history's plan: version %d status %s", r.Plan.Version, r.Plan.Status)
+		}
+
+		// Scope: another user's session, or another session, has none.
+		for _, k := range []store.Key{{User: "bob", Session: "s1"}, {User: "alice", Session: "s2"}} {
+			if h, err := e.s.History(e.ctx, k); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("history of %v: %v, %v; want ErrNotFound", k, h, err)
+			}
+		}
+
+		// A new plan starts a new history; the old one goes with its plan.
+		if _, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "next", Steps: steps(2)}); err != nil {
+			t.Fatal(err)
+		}
+		r, err = e.pl.History(e.ctx, alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkHistory(t, r.History, []string{"6 make_plan {} active [1] 1:in_progress 2:pending"}, e.clock.Now())
+
+		// The history lives and expires with its plan: not served after
+		// the TTL, and not carried into the plan made after expiry.
+		e.clock.Advance(ttl)
+		if h, err := e.s.History(e.ctx, alice); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("history after expiry: %v, %v; want ErrNotFound", h, err)
+		}
+		if _, err := e.pl.History(e.ctx, alice); plan.ErrorCode(err) != plan.CodeNoPlan {
+			t.Fatalf("planner history after expiry: %v, want no_plan", err)
+		}
+		if _, err := e.pl.Make(e.ctx, alice, plan.MakeInput{Title: "after", Steps: steps(1)}); err != nil {
+			t.Fatal(err)
+		}
+		h, err := e.s.History(e.ctx, alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkHistory(t, h, []string{"1 make_plan {} active [1] 1:in_progress"}, e.clock.Now())
+
+		// A plan saved without events has an empty history, not none; a
+		// swept plan takes its history with it.
+		bare := store.Key{User: "alice", Session: "bare"}
+		if err := e.s.Save(e.ctx, bare, e.newPlan("bare", 1), store.Expect{}); err != nil {
+			t.Fatal(err)
+		}
+		if h, err := e.s.History(e.ctx, bare); err != nil || len(h) != 0 {
+			t.Fatalf("history of a plan saved without events: %v, %v", h, err)
+		}
+		e.clock.Advance(ttl)
+		if _, err := e.s.Sweep(e.ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.s.Save(e.ctx, alice, e.newPlan("bare again", 1), store.Expect{}); err != nil {
+			t.Fatal(err)
+		}
+		if h, err := e.s.History(e.ctx, alice); err != nil || len(h) != 0 {
+			t.Fatalf("history after a sweep and a new plan: %v, %v; want empty", h, err)
+		}
+	})
+
+	t.Run("HistoryBounded", func(t *testing.T) {
+		e := newEnv(t, open)
+		p := e.newPlan("long", 1)
+		// Past a multiple of 64, so a backend that trims in batches has trimmed.
+		const extra = 70
+		for v := int64(0); v < plan.MaxEvents+extra; v++ {
+			ev := plan.NewEvent(plan.ToolUpdate, plan.Changes{Check: []string{"1"}}, p, nil)
+			if v == 0 {
+				ev = plan.NewEvent(plan.ToolMake, plan.Changes{}, p, nil)
+			}
+			if err := e.s.Save(e.ctx, alice, p, store.Expect{ID: p.ID, Version: v}, ev); err != nil {
+				t.Fatalf("save %d: %v", v+1, err)
+			}
+		}
+		h, err := e.s.History(e.ctx, alice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h) != plan.MaxEvents || h[0].Version != extra+1 || h[len(h)-1].Version != plan.MaxEvents+extra {
+			t.Fatalf("after %d writes: %d events, versions %d..%d; want the last %d (%d..%d)", plan.MaxEvents+extra,
+				len(h), h[0].Version, h[len(h)-1].Version, plan.MaxEvents, extra+1, plan.MaxEvents+extra)
+		}
+	})
+
 	t.Run("Planner", func(t *testing.T) {
 		e := newEnv(t, open)
 		if _, err := e.pl.View(e.ctx, alice); plan.ErrorCode(err) != plan.CodeNoPlan {
@@ -560,4 +727,44 @@ func Run(t *testing.T, open Opener) {
 			t.Fatalf("make after close: %+v, %v", r, err)
 		}
 	})
+}
+
+// checkHistory compares events with want, one line each: version, tool,
+// the lists, off-position steps, note, status, position, step statuses.
+// The first event is at first, each later one a minute after the last.
+func checkHistory(t *testing.T, h []plan.Event, want []string, first time.Time) {
+	t.Helper()
+	var got []string
+	for i, ev := range h {
+		var lists []string
+		for _, l := range []struct {
+			name string
+			ids  []string
+		}{{"check", ev.Check}, {"uncheck", ev.Uncheck}, {"fail", ev.Fail}, {"skip", ev.Skip}} {
+			if len(l.ids) > 0 {
+				lists = append(lists, l.name+":"+strings.Join(l.ids, ","))
+			}
+		}
+		line := fmt.Sprintf("%d %s {%s}", ev.Version, ev.Tool, strings.Join(lists, " "))
+		if len(ev.OffPosition) > 0 {
+			line += " off:" + strings.Join(ev.OffPosition, ",")
+		}
+		if ev.Note != "" {
+			line += " note:" + ev.Note
+		}
+		line += fmt.Sprintf(" %s [%s]", ev.Status, strings.Join(ev.Position, ","))
+		for _, st := range ev.Steps {
+			line += fmt.Sprintf(" %s:%s", st.ID, st.Status)
+		}
+		got = append(got, line)
+		if at := first.Add(time.Duration(i) * time.Minute); !ev.At.Equal(at) {
+			t.Errorf("event %d at %v, want %v", i+1, ev.At, at)
+		}
+		if ev.Position == nil {
+			t.Errorf("event %d: position is null, want a list", i+1)
+		}
+	}
+	if a, b := strings.Join(got, "\n"), strings.Join(want, "\n"); a != b {
+		t.Errorf("history:\n got %s\nwant %s", a, b)
+	}
 }
