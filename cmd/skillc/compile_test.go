@@ -19,10 +19,12 @@ func TestNewCmdCompileFlags(t *testing.T) {
 		want    CompileOptions
 		wantErr bool
 	}{
-		{args: "x.md", want: CompileOptions{File: "x.md", Format: "json", MaxSize: compiler.DefaultMaxSize}},
-		{args: "--format yaml x.md", want: CompileOptions{File: "x.md", Format: "yaml", MaxSize: compiler.DefaultMaxSize}},
-		{args: "-f yaml -o out.yaml --max-size 100 dir", want: CompileOptions{File: "dir", Format: "yaml", Output: "out.yaml", MaxSize: 100}},
-		{args: "--max-size -1 --output t.json x.md", want: CompileOptions{File: "x.md", Format: "json", Output: "t.json", MaxSize: -1}},
+		{args: "x.md", want: CompileOptions{File: "x.md", Format: "json", MaxSize: compiler.DefaultMaxSize, MaxBlocks: compiler.DefaultMaxBlocks}},
+		{args: "--format yaml x.md", want: CompileOptions{File: "x.md", Format: "yaml", MaxSize: compiler.DefaultMaxSize, MaxBlocks: compiler.DefaultMaxBlocks}},
+		{args: "-f yaml -o out.yaml --max-size 100 dir", want: CompileOptions{File: "dir", Format: "yaml", Output: "out.yaml", MaxSize: 100, MaxBlocks: compiler.DefaultMaxBlocks}},
+		{args: "--max-size -1 --output t.json x.md", want: CompileOptions{File: "x.md", Format: "json", Output: "t.json", MaxSize: -1, MaxBlocks: compiler.DefaultMaxBlocks}},
+		{args: "--max-blocks -1 x.md", want: CompileOptions{File: "x.md", Format: "json", MaxSize: compiler.DefaultMaxSize, MaxBlocks: -1}},
+		{args: "--max-blocks many x.md", wantErr: true},
 		{args: "", wantErr: true},
 		{args: "a.md b.md", wantErr: true},
 		{args: "--max-size ten x.md", wantErr: true},
