@@ -28,9 +28,14 @@ const MaxNesting = 32
 const DefaultMaxBlocks = 10000
 
 // InlinePerBlock is how many inline markup characters Compile accepts per
-// list item or heading of its limit: 100,000 by default, against about
+// list item or heading of its limit: 50,000 by default, against about
 // 3,000 in the most marked-up real skill we know.
-const InlinePerBlock = 10
+const InlinePerBlock = 5
+
+// MaxLevelLines bounds the lines inside lists and quotes, each counted
+// once per level open around it: goldmark's cost for a deep list's lines
+// (24 bytes per line per level). Real skills stay below a few thousand.
+const MaxLevelLines = 250000
 
 // MaxLinkDefRun is how many link reference definitions may follow one
 // another without a blank line: goldmark re-reads the rest of the run for
@@ -45,8 +50,8 @@ type Options struct {
 	// Strict reads FORMAT v1 only: no version 2 inference (config
 	// infer: false, --strict).
 	Strict bool
-	// MaxBlocks is how many list items and headings are accepted, and a
-	// tenth of how many inline markup characters (InlinePerBlock); 0 means
+	// MaxBlocks is how many list items, headings and rules are accepted;
+	// InlinePerBlock times it, how many inline markup characters. 0 means
 	// DefaultMaxBlocks, a negative value means no limit.
 	MaxBlocks int
 }
@@ -224,6 +229,11 @@ func (c *compilation) checkShape(opts Options) bool {
 	maxInline := maxBlocks * InlinePerBlock
 	inFence := false
 	blocks, inline, defRun := 0, 0, 0
+	// open estimates the lists and quotes still open on a line, and
+	// levelLines sums it over the lines: goldmark keeps a record per open
+	// block per line until they all close, so a run of blank lines inside
+	// a deep list costs its length times the depth.
+	open, levelLines, prevBlank := 0, 0, false
 	for start := 0; start < len(body); {
 		end := bytes.IndexByte(body[start:], '\n')
 		if end < 0 {
@@ -257,9 +267,24 @@ func (c *compilation) checkShape(opts Options) bool {
 		}
 		if !inFence {
 			markers, items, text := countMarkers(rest)
-			if depth := cols/2 + markers; depth > MaxNesting {
+			depth := cols/2 + markers
+			if depth > MaxNesting {
 				return refuse(fmt.Sprintf("lists or quotes nest about %d levels deep here; the limit is %d", depth, MaxNesting),
 					"deeply nested markdown is too costly to parse; flatten the lists")
+			}
+			blank := len(bytes.TrimSpace(line)) == 0
+			switch {
+			case depth > 0:
+				open = depth
+			case !blank && prevBlank:
+				open = 0 // unindented text after a blank line closes every list
+			}
+			// A blank line or a lazy continuation line keeps what is open.
+			prevBlank = blank
+			levelLines += open
+			if levelLines > MaxLevelLines {
+				return refuse(fmt.Sprintf("more than %d lines inside lists or quotes by this line, each line counted once per level open around it; the limit is %d", MaxLevelLines, MaxLevelLines),
+					"long runs of lines, blank ones above all, inside nested lists are costly to parse; remove the runs of blank lines or flatten the lists")
 			}
 			blocks += items
 			if isHeading(text) {

@@ -103,4 +103,4 @@ func plural(n int, one, many string) string {
 }
 
 // maxBlocksHelp is the help of --max-blocks, on lint and compile.
-const maxBlocksHelp = "most list items, headings and rules read from one file, and a tenth of the most inline markup characters (-1: no limit)"
+var maxBlocksHelp = fmt.Sprintf("most list items, headings and rules read from one file; %d times it bounds inline markup characters (-1: no limit)", compiler.InlinePerBlock)
