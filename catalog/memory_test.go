@@ -78,6 +78,7 @@ var memShapes = []memShape{
 		return "---\nname: f\ndescription: d\nmetadata:\n" + repeatTo("  k: v\n", n) + "---\n# T\n\n1. a\n"
 	}},
 	{"blank lines", func(n int) string { return "1. a\n" + repeatTo("\n", n) }},
+	{"blank lines outside lists", func(n int) string { return repeatTo("\n", n) + "1. a\n" }},
 	{"blank lines in a deep list", func(n int) string {
 		var b strings.Builder
 		for i := range 30 {
