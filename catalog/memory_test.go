@@ -51,16 +51,19 @@ func numberedN(format string, count int) string {
 	return b.String()
 }
 
+// nested31 is about n bytes of lists nested 31 deep, again and again.
+func nested31(n int) string {
+	var b strings.Builder
+	for i := range 31 {
+		b.WriteString(strings.Repeat("  ", i) + "- x\n")
+	}
+	return repeatTo(b.String(), n)
+}
+
 var memShapes = []memShape{
 	{"ordered items", func(n int) string { return repeatTo("1. a\n", n) }},
 	{"bullets", func(n int) string { return "# T\n\n1. a\n" + repeatTo("- a\n", n) }},
-	{"lists nested 31 deep", func(n int) string {
-		var b strings.Builder
-		for i := range 31 {
-			b.WriteString(strings.Repeat("  ", i) + "- x\n")
-		}
-		return repeatTo(b.String(), n)
-	}},
+	{"lists nested 31 deep", nested31},
 	{"quotes nested 30 deep", func(n int) string { return repeatTo(strings.Repeat("> ", 30)+"a\n", n) }},
 	{"headings", func(n int) string { return repeatTo("## a\n", n) }},
 	{"step headings", func(n int) string { return numbered("## Step %d: do it %[2]d\n", n) }},
@@ -168,11 +171,23 @@ func TestMemoryBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures memory over MiB-sized inputs")
 	}
-	size := 3 << 20
-	dir := t.TempDir()
+	type input struct {
+		name string
+		src  func() string
+	}
+	var inputs []input
 	for _, sh := range append(memShapes, memShapesAtLimits...) {
+		inputs = append(inputs, input{sh.name, func() string { return sh.gen(3 << 20) }})
+	}
+	// Issue 16's two files, at the full size limit: 3 GB and 1.9 GB before.
+	inputs = append(inputs,
+		input{"ordered items at 10 MiB", func() string { return strings.Repeat("1. a\n", 2097139) }},
+		input{"lists nested 31 deep at 10 MiB", func() string { return nested31(compiler.DefaultMaxSize - 1024) }},
+	)
+	dir := t.TempDir()
+	for _, sh := range inputs {
 		t.Run(sh.name, func(t *testing.T) {
-			src := sh.gen(size)
+			src := sh.src()
 			path := filepath.Join(dir, strings.ReplaceAll(sh.name, " ", "-")+".md")
 			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 				t.Fatal(err)
