@@ -117,7 +117,7 @@ var memShapesAtLimits = []memShape{
 		return "1. a\n\n" + strings.Repeat("[a](#b) ", compiler.DefaultMaxBlocks*compiler.InlinePerBlock)
 	}},
 	{"blank lines in a list at the level limit", func(int) string {
-		return "1. a\n" + strings.Repeat("\n", compiler.MaxLevelLines-1)
+		return "1. a\n" + strings.Repeat("\n", compiler.DefaultMaxBlocks*compiler.LevelLinesPerBlock-1)
 	}},
 	{"link definitions at the run limit", func(int) string {
 		return "1. a\n\n" + numberedN("[r%d]: http://x/%d\n", compiler.MaxLinkDefRun)

@@ -32,10 +32,12 @@ const DefaultMaxBlocks = 10000
 // 3,000 in the most marked-up real skill we know.
 const InlinePerBlock = 5
 
-// MaxLevelLines bounds the lines inside lists and quotes, each counted
-// once per level open around it: goldmark's cost for a deep list's lines
-// (24 bytes per line per level). Real skills stay below a few thousand.
-const MaxLevelLines = 250000
+// LevelLinesPerBlock is how many lines inside lists and quotes, each
+// counted once per level open around it, Compile accepts per list item or
+// heading of its limit: 250,000 by default. goldmark keeps a record of 24
+// bytes per line per open block until they all close; real skills stay
+// below a few thousand.
+const LevelLinesPerBlock = 25
 
 // MaxLinkDefRun is how many link reference definitions may follow one
 // another without a blank line: goldmark re-reads the rest of the run for
@@ -51,7 +53,8 @@ type Options struct {
 	// infer: false, --strict).
 	Strict bool
 	// MaxBlocks is how many list items, headings and rules are accepted;
-	// InlinePerBlock times it, how many inline markup characters. 0 means
+	// InlinePerBlock times it, how many inline markup characters, and
+	// LevelLinesPerBlock times it, how many lines inside lists. 0 means
 	// DefaultMaxBlocks, a negative value means no limit.
 	MaxBlocks int
 }
@@ -218,6 +221,8 @@ func (c *compilation) checkEncoding() {
 //     Options.MaxBlocks;
 //   - inline markup characters, which each may open a node, are counted, at
 //     most InlinePerBlock times that;
+//   - lines inside lists and quotes, once per level open around them, at
+//     most LevelLinesPerBlock times that;
 //   - lines that look like link reference definitions in a row, at most
 //     MaxLinkDefRun.
 //
@@ -227,6 +232,7 @@ func (c *compilation) checkShape(opts Options) bool {
 	body := c.body
 	maxBlocks := opts.maxBlocks()
 	maxInline := maxBlocks * InlinePerBlock
+	maxLevelLines := maxBlocks * LevelLinesPerBlock
 	inFence := false
 	blocks, inline, defRun := 0, 0, 0
 	// open estimates the lists and quotes still open on a line, and
@@ -282,9 +288,9 @@ func (c *compilation) checkShape(opts Options) bool {
 			// A blank line or a lazy continuation line keeps what is open.
 			prevBlank = blank
 			levelLines += open
-			if levelLines > MaxLevelLines {
-				return refuse(fmt.Sprintf("more than %d lines inside lists or quotes by this line, each line counted once per level open around it; the limit is %d", MaxLevelLines, MaxLevelLines),
-					"long runs of lines, blank ones above all, inside nested lists are costly to parse; remove the runs of blank lines or flatten the lists")
+			if maxLevelLines >= 0 && levelLines > maxLevelLines {
+				return refuse(fmt.Sprintf("more than %d lines inside lists or quotes by this line, each line counted once per level open around it; the limit is %d", maxLevelLines, maxLevelLines),
+					fmt.Sprintf("long runs of lines inside nested lists, blank ones above all, are costly to parse; remove the runs of blank lines or flatten the lists, or raise --max-blocks (the limit is %d times it; -1 for no limit)", LevelLinesPerBlock))
 			}
 			blocks += items
 			if isHeading(text) {
