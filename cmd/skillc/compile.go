@@ -82,6 +82,9 @@ func compileRun(opts *CompileOptions) error {
 	if opts.MaxSize == 0 || opts.MaxSize < -1 {
 		return usageError("--max-size must be a positive number of bytes, or -1 for no limit; got %d", opts.MaxSize)
 	}
+	if opts.MaxBlocks < -1 {
+		return usageError("--max-blocks must be a positive number, or -1 for no limit; got %d", opts.MaxBlocks)
+	}
 	c, err := loadSkillWith(opts.IO, opts.File, opts.ConfigPath, lint.Options{MaxSize: opts.MaxSize, MaxBlocks: opts.MaxBlocks, Strict: opts.Strict})
 	if err != nil {
 		return err

@@ -109,6 +109,9 @@ func TestCompileRun(t *testing.T) {
 		{name: "folder without SKILL.md", opts: CompileOptions{File: dir}, code: exitUsage, emptyOut: true},
 		{name: "bad format", opts: CompileOptions{File: acat, Format: "toml"}, code: exitUsage, emptyOut: true},
 		{name: "bad max size", opts: CompileOptions{File: acat, MaxSize: -5}, code: exitUsage, emptyOut: true},
+		{name: "too many blocks", opts: CompileOptions{File: acat, MaxBlocks: 2}, code: exitFindings, emptyOut: true,
+			stderrHas: []string{"more than 2 list items, headings and rules by this line; the limit is 2 [file-too-large]", "--max-blocks"}},
+		{name: "bad max blocks", opts: CompileOptions{File: acat, MaxBlocks: -5}, code: exitUsage, emptyOut: true},
 		{name: "unwritable output", opts: CompileOptions{File: acat, Output: filepath.Join(dir, "no", "such", "dir.json")}, code: exitUsage, emptyOut: true},
 	}
 	for _, tt := range tests {
