@@ -221,7 +221,7 @@ func TestLoadSet(t *testing.T) {
 	bad := t.TempDir()
 	symlink(t, "/dev/zero", filepath.Join(bad, "zero", "SKILL.md"))
 	_, err = catalog.LoadSet([]string{bad}, lint.Options{})
-	if err == nil || !strings.Contains(err.Error(), filepath.Join(bad, "zero", "SKILL.md")+`: error: cannot read`) || !strings.Contains(err.Error(), "[unreadable]") {
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(bad, "zero", "SKILL.md")+`: error: cannot be read: it is a symlink`) || !strings.Contains(err.Error(), "[unreadable]") {
 		t.Errorf("unreadable skill: %v", err)
 	}
 	if _, err := catalog.LoadSet([]string{filepath.Join(dir, "missing")}, lint.Options{}); err == nil {

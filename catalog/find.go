@@ -108,12 +108,14 @@ func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics) {
 }
 
 // unreadable is the finding for a path that could not be read: reported
-// like any other, so a run over many skills goes on past it.
+// like any other, so a run over many skills goes on past it. Its range
+// names the path, which every output format prints, so the summary does
+// not repeat it.
 func unreadable(p string, err error) compiler.Diagnostic {
 	return compiler.Diagnostic{
 		Severity: compiler.SeverityError,
 		Rule:     lint.RuleUnreadable.ID,
-		Summary:  fmt.Sprintf("cannot read %q: %v", p, unwrapPath(err)),
+		Summary:  fmt.Sprintf("cannot be read: %v", unwrapPath(err)),
 		Range:    compiler.Range{Filename: p},
 	}
 }

@@ -47,7 +47,7 @@ func BenchmarkCompile(b *testing.B) {
 			b.ReportAllocs()
 			defer reportCPU(b)()
 			for b.Loop() {
-				s, diags := compiler.Compile("generated/SKILL.md", src, compiler.Options{MaxSize: -1})
+				s, diags := compiler.Compile("generated/SKILL.md", src, compiler.Options{MaxSize: -1, MaxBlocks: -1})
 				if len(s.Steps) != n || diags.HasErrors() {
 					b.Fatalf("%d steps, %v", len(s.Steps), diags)
 				}

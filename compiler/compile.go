@@ -21,6 +21,29 @@ const DefaultMaxSize = 10 << 20
 // with depth times file size; no real skill nests anywhere near this deep.
 const MaxNesting = 32
 
+// DefaultMaxBlocks is how many list items and headings Compile accepts
+// unless Options.MaxBlocks says otherwise. A step costs some kilobytes by
+// the time it is linted, so this keeps a file's peak memory near 100 MB;
+// the longest real skill we know has about 220.
+const DefaultMaxBlocks = 10000
+
+// InlinePerBlock is how many inline markup characters Compile accepts per
+// list item or heading of its limit: 50,000 by default, against about
+// 3,000 in the most marked-up real skill we know.
+const InlinePerBlock = 5
+
+// LevelLinesPerBlock is how many lines inside lists and quotes, each
+// counted once per level open around it, Compile accepts per list item or
+// heading of its limit: 250,000 by default. goldmark keeps a record of 24
+// bytes per line per open block until they all close; real skills stay
+// below a few thousand.
+const LevelLinesPerBlock = 25
+
+// MaxLinkDefRun is how many link reference definitions may follow one
+// another without a blank line: goldmark re-reads the rest of the run for
+// each one, so a run costs the square of its length.
+const MaxLinkDefRun = 2000
+
 // Options tune Compile. The zero value is the default.
 type Options struct {
 	// MaxSize is the largest source accepted, in bytes; 0 means
@@ -29,6 +52,18 @@ type Options struct {
 	// Strict reads FORMAT v1 only: no version 2 inference (config
 	// infer: false, --strict).
 	Strict bool
+	// MaxBlocks is how many list items, headings and rules are accepted;
+	// InlinePerBlock times it, how many inline markup characters, and
+	// LevelLinesPerBlock times it, how many lines inside lists. 0 means
+	// DefaultMaxBlocks, a negative value means no limit.
+	MaxBlocks int
+}
+
+func (o Options) maxBlocks() int {
+	if o.MaxBlocks == 0 {
+		return DefaultMaxBlocks
+	}
+	return o.MaxBlocks
 }
 
 func (o Options) maxSize() int64 {
@@ -111,7 +146,7 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 	c.body = src[c.bodyOff:]
 
 	var doc ast.Node
-	if !c.checkNesting() {
+	if !c.checkShape(opts) {
 		doc = mdParser.Parse(text.NewReader(c.body))
 	}
 	c.identify(doc)
@@ -166,14 +201,38 @@ func (c *compilation) checkEncoding() {
 	}
 }
 
-// checkNesting refuses markdown nested deeper than MaxNesting and reports
-// true when it did. The depth of a line is estimated, without parsing, as
-// its indentation over two (a nested list item needs at least two columns
-// more than its parent) plus the list and quote markers that open on it.
-// Lines inside fenced code blocks are left out: code may be indented freely.
-func (c *compilation) checkNesting() bool {
+// checkShape refuses, before goldmark sees it, markdown whose parse would
+// cost far more than its size, and reports true when it did. goldmark's
+// nodes cost hundreds of bytes each and a step some kilobytes, so a file
+// of two million one-line items took 3 GB; and goldmark re-reads a run of
+// link reference definitions once for each, so a long run is quadratic.
+// Everything here is estimated line by line without parsing:
+//   - the depth of a line is its indentation over two (a nested list item
+//     needs at least two columns more than its parent) plus the list and
+//     quote markers that open on it, at most MaxNesting;
+//   - list items, headings and rules are counted, at most
+//     Options.MaxBlocks;
+//   - inline markup characters, which each may open a node, are counted, at
+//     most InlinePerBlock times that;
+//   - lines inside lists and quotes, once per level open around them, at
+//     most LevelLinesPerBlock times that;
+//   - lines that look like link reference definitions in a row, at most
+//     MaxLinkDefRun.
+//
+// Lines inside fenced code blocks are left out: code may be indented and
+// marked up freely, and goldmark keeps it as lines.
+func (c *compilation) checkShape(opts Options) bool {
 	body := c.body
+	maxBlocks := opts.maxBlocks()
+	maxInline := maxBlocks * InlinePerBlock
+	maxLevelLines := maxBlocks * LevelLinesPerBlock
 	inFence := false
+	blocks, inline, defRun := 0, 0, 0
+	// open estimates the lists and quotes still open on a line, and
+	// levelLines sums it over the lines: goldmark keeps a record per open
+	// block per line until they all close, so a run of blank lines inside
+	// a deep list costs its length times the depth.
+	open, levelLines, prevBlank := 0, 0, false
 	for start := 0; start < len(body); {
 		end := bytes.IndexByte(body[start:], '\n')
 		if end < 0 {
@@ -195,17 +254,58 @@ func (c *compilation) checkNesting() bool {
 		if bytes.HasPrefix(rest, []byte("```")) || bytes.HasPrefix(rest, []byte("~~~")) {
 			inFence = !inFence
 		}
+		refuse := func(summary, detail string) bool {
+			c.report(Diagnostic{
+				Severity: SeverityError,
+				Rule:     "file-too-large",
+				Summary:  summary,
+				Detail:   detail,
+				Range:    c.idx.rng(c.bodyOff+start, c.bodyOff+end),
+			})
+			return true
+		}
 		if !inFence {
-			depth := cols/2 + countMarkers(rest)
+			markers, items, text := countMarkers(rest)
+			depth := cols/2 + markers
 			if depth > MaxNesting {
-				c.report(Diagnostic{
-					Severity: SeverityError,
-					Rule:     "file-too-large",
-					Summary:  fmt.Sprintf("lists or quotes nest about %d levels deep here; the limit is %d", depth, MaxNesting),
-					Detail:   "deeply nested markdown is too costly to parse; flatten the lists",
-					Range:    c.idx.rng(c.bodyOff+start, c.bodyOff+end),
-				})
-				return true
+				return refuse(fmt.Sprintf("lists or quotes nest about %d levels deep here; the limit is %d", depth, MaxNesting),
+					"deeply nested markdown is too costly to parse; flatten the lists")
+			}
+			blank := len(bytes.TrimSpace(line)) == 0
+			switch {
+			case depth > 0:
+				open = depth
+			case !blank && prevBlank:
+				open = 0 // unindented text after a blank line closes every list
+			}
+			// A blank line or a lazy continuation line keeps what is open.
+			prevBlank = blank
+			levelLines += open
+			if maxLevelLines >= 0 && levelLines > maxLevelLines {
+				return refuse(fmt.Sprintf("more than %d lines inside lists or quotes by this line, each line counted once per level open around it; the limit is %d", maxLevelLines, maxLevelLines),
+					fmt.Sprintf("long runs of lines inside nested lists, blank ones above all, are costly to parse; remove the runs of blank lines or flatten the lists, or raise --max-blocks (the limit is %d times it; -1 for no limit)", LevelLinesPerBlock))
+			}
+			blocks += items
+			if isHeading(text) {
+				blocks++
+			}
+			if maxBlocks >= 0 && blocks > maxBlocks {
+				return refuse(fmt.Sprintf("more than %d list items, headings and rules by this line; the limit is %d", maxBlocks, maxBlocks),
+					"skills are short write-ups; to compile a larger one anyway, raise the limit with --max-blocks (-1 for no limit)")
+			}
+			inline += countInlineMarks(text)
+			if maxInline >= 0 && inline > maxInline {
+				return refuse(fmt.Sprintf("more than %d inline markup characters (* _ ` [ < & \\) by this line; the limit is %d", maxInline, maxInline),
+					fmt.Sprintf("each may open a markdown node, which is costly; the limit is %d times --max-blocks: raise that to compile the file anyway (-1 for no limit)", InlinePerBlock))
+			}
+			if looksLikeLinkDef(text) {
+				defRun++
+				if defRun > MaxLinkDefRun {
+					return refuse(fmt.Sprintf("more than %d link reference definitions in a row; the limit is %d", MaxLinkDefRun, MaxLinkDefRun),
+						"a long run of definitions is costly to parse; put a blank line between groups of them, which keeps every definition")
+				}
+			} else {
+				defRun = 0
 			}
 		}
 		start = end + 1
@@ -214,36 +314,84 @@ func (c *compilation) checkNesting() bool {
 }
 
 // countMarkers counts the list markers and quote markers that open at the
-// start of line, such as "- 1. > " (three).
-func countMarkers(line []byte) int {
+// start of line, such as "- 1. > " (three, two of them list items), and
+// returns the text after them.
+func countMarkers(line []byte) (markers, items int, text []byte) {
 	if isThematicBreak(line) {
-		return 0 // "- - - - -" is a rule, not nested lists
+		// "- - - - -" is a rule, not nested lists; it is one block, as is
+		// the setext underline "---" it may be.
+		return 0, 1, nil
 	}
-	n := 0
 	for {
 		for len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
 			line = line[1:]
 		}
 		if len(line) == 0 {
-			return n
+			return markers, items, line
 		}
 		switch {
 		case line[0] == '>':
 			line = line[1:]
-		case (line[0] == '-' || line[0] == '*' || line[0] == '+') && len(line) > 1 && (line[1] == ' ' || line[1] == '\t'):
-			line = line[2:]
+			markers++
+			continue
+		case (line[0] == '-' || line[0] == '*' || line[0] == '+') && endsMarker(line, 1):
+			line = line[1:]
 		default:
 			j := 0
 			for j < len(line) && j < 10 && line[j] >= '0' && line[j] <= '9' {
 				j++
 			}
-			if j == 0 || j+1 >= len(line) || (line[j] != '.' && line[j] != ')') || (line[j+1] != ' ' && line[j+1] != '\t') {
-				return n
+			if j == 0 || j >= len(line) || (line[j] != '.' && line[j] != ')') || !endsMarker(line, j+1) {
+				return markers, items, line
 			}
-			line = line[j+2:]
+			line = line[j+1:]
 		}
+		markers++
+		items++
+	}
+}
+
+// endsMarker reports whether a list marker ending before line[i] is one:
+// white space or the end of the line follows (an empty item, "-", is a
+// node too).
+func endsMarker(line []byte, i int) bool {
+	return i >= len(line) || line[i] == ' ' || line[i] == '\t' || line[i] == '\r'
+}
+
+// isHeading reports whether text opens an ATX heading: one to six '#'
+// and then white space or the end of the line.
+func isHeading(text []byte) bool {
+	n := 0
+	for n < len(text) && text[n] == '#' {
 		n++
 	}
+	if n >= 1 && n <= 6 && (n == len(text) || text[n] == ' ' || text[n] == '\t' || text[n] == '\r') {
+		return true
+	}
+	// A setext underline, "===": a "---" one is a thematic break or a
+	// list item to the estimate, which counts it either way.
+	return len(text) > 0 && text[0] == '=' && len(bytes.Trim(text, "= \t\r")) == 0
+}
+
+// countInlineMarks counts the bytes of text that can open an inline node:
+// emphasis, code spans, links and images, autolinks and HTML, entities,
+// escapes.
+func countInlineMarks(text []byte) int {
+	n := 0
+	for _, b := range text {
+		switch b {
+		case '*', '_', '`', '[', '<', '&', '\\':
+			n++
+		}
+	}
+	return n
+}
+
+// looksLikeLinkDef reports whether text may start a link reference
+// definition, "[label]: destination": an overestimate is harmless, as only
+// long runs are refused.
+func looksLikeLinkDef(text []byte) bool {
+	return len(text) > 0 && text[0] == '[' && bytes.Contains(text, []byte("]:"))
 }
 
 // isThematicBreak reports whether line is only one of -, * or _ (three or

@@ -194,6 +194,15 @@ func TestBadInput(t *testing.T) {
 		{"nested lists", nestedLists(10000), -1, "file-too-large", fmt.Sprintf("%d:1", MaxNestingLine()), 0},
 		{"nested on one line", []byte(strings.Repeat("1. ", 10000) + "x\n"), 0, "file-too-large", "1:1", 0},
 		{"nested quotes", []byte(strings.Repeat(">", 10000) + " x\n"), 0, "file-too-large", "1:1", 0},
+		{"too many items", bytes.Repeat([]byte("1. a\n"), compiler.DefaultMaxBlocks+1), 0, "file-too-large", fmt.Sprintf("%d:1", compiler.DefaultMaxBlocks+1), 0},
+		{"too many empty items", bytes.Repeat([]byte("-\n"), compiler.DefaultMaxBlocks+1), 0, "file-too-large", fmt.Sprintf("%d:1", compiler.DefaultMaxBlocks+1), 0},
+		{"too many headings", bytes.Repeat([]byte("#\n"), compiler.DefaultMaxBlocks+1), 0, "file-too-large", fmt.Sprintf("%d:1", compiler.DefaultMaxBlocks+1), 0},
+		{"too many setext headings", bytes.Repeat([]byte("a\n===\n"), compiler.DefaultMaxBlocks+1), 0, "file-too-large", fmt.Sprintf("%d:1", 2*(compiler.DefaultMaxBlocks+1)), 0},
+		{"too much emphasis", append([]byte("1. a\n\n"), bytes.Repeat([]byte("*a* "), compiler.DefaultMaxBlocks*compiler.InlinePerBlock)...), 0, "file-too-large", "3:1", 0},
+		{"long run of link definitions", append([]byte("1. a\n\n"), bytes.Repeat([]byte("[r]: /x\n"), compiler.MaxLinkDefRun+1)...), 0, "file-too-large", fmt.Sprintf("%d:1", compiler.MaxLinkDefRun+3), 0},
+		{"blank lines in a list", append([]byte("1. a\n"), bytes.Repeat([]byte("\n"), compiler.DefaultMaxBlocks*compiler.LevelLinesPerBlock)...), 0, "file-too-large", fmt.Sprintf("%d:1", compiler.DefaultMaxBlocks*compiler.LevelLinesPerBlock+1), 0},
+		{"lazy lines in a deep list", append(nestedLists(20), bytes.Repeat([]byte("a\n"), compiler.DefaultMaxBlocks*compiler.LevelLinesPerBlock/20)...), 0, "file-too-large", fmt.Sprintf("%d:1", 20+(compiler.DefaultMaxBlocks*compiler.LevelLinesPerBlock-(20*21/2))/20+1), 0},
+		{"huge frontmatter", []byte("---\nname: f\ndescription: d\nmetadata:\n" + strings.Repeat("  k: v\n", 40000) + "---\n1. a\n"), 0, "file-too-large", "1:1", 1},
 		{"alias bomb", aliasBomb(), 0, "invalid-frontmatter", "5:8", 1},
 		{"unclosed frontmatter", []byte("---\nname: x\n\n1. Go.\n"), 0, "invalid-frontmatter", "1:1", 1},
 		{"frontmatter only dashes", []byte("---"), 0, "invalid-frontmatter", "1:1", 0},
@@ -338,5 +347,35 @@ func TestLongFrontmatter(t *testing.T) {
 	s, diags := compiler.Compile("long.md", []byte(b.String()), compiler.Options{})
 	if len(diags) != 0 || len(s.Frontmatter.Unknown) != 20000 {
 		t.Errorf("%d unknown keys, diagnostics %v", len(s.Frontmatter.Unknown), diags)
+	}
+}
+
+// TestShapeLimitsSpare: files just under the block and link definition
+// limits, and markup inside code blocks, compile; MaxBlocks -1 lifts the
+// block limit.
+func TestShapeLimitsSpare(t *testing.T) {
+	defs := "1. a\n\n" + strings.Repeat("[r]: /x\n", compiler.MaxLinkDefRun) + "\n" + strings.Repeat("[r]: /x\n", compiler.MaxLinkDefRun)
+	tests := []struct {
+		name  string
+		src   string
+		opts  compiler.Options
+		steps int
+	}{
+		{"items at the limit", strings.Repeat("1. a\n", compiler.DefaultMaxBlocks), compiler.Options{}, compiler.DefaultMaxBlocks},
+		{"items over the limit, lifted", strings.Repeat("1. a\n", compiler.DefaultMaxBlocks+1), compiler.Options{MaxBlocks: -1}, compiler.DefaultMaxBlocks + 1},
+		{"items over a raised limit", strings.Repeat("1. a\n", 20), compiler.Options{MaxBlocks: 30}, 20},
+		{"markup in a code block", "1. a\n\n```\n" + strings.Repeat("- *a* [b](c) `d`\n", compiler.DefaultMaxBlocks) + "```\n", compiler.Options{}, 1},
+		{"link definitions in runs", defs, compiler.Options{}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, diags := compiler.Compile("ok.md", []byte(tt.src), tt.opts)
+			if d := hasRule(diags, "file-too-large"); d != nil {
+				t.Fatalf("refused: %v", d)
+			}
+			if len(s.Steps) != tt.steps {
+				t.Errorf("%d steps, want %d", len(s.Steps), tt.steps)
+			}
+		})
 	}
 }

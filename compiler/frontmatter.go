@@ -13,9 +13,14 @@ import (
 	"github.com/skillc/skillc/graph"
 )
 
-// maxYAMLNodes bounds the frontmatter's size with aliases expanded, which
-// keeps an alias bomb ("billion laughs") from costing anything.
-const maxYAMLNodes = 10000
+const (
+	// maxYAMLNodes bounds the frontmatter's size with aliases expanded,
+	// which keeps an alias bomb ("billion laughs") from costing anything.
+	maxYAMLNodes = 10000
+	// maxFrontmatterSize bounds the YAML read at all, in bytes: real
+	// frontmatter is a few KB.
+	maxFrontmatterSize = 256 << 10
+)
 
 // parseFrontmatter reads the YAML block at the top of the file into
 // skill.Frontmatter and returns the offset where the markdown body begins.
@@ -61,6 +66,17 @@ func (c *compilation) parseFrontmatter() int {
 	fm := &Frontmatter{Range: c.idx.rng(0, closeEnd), Strict: !c.infer}
 	c.skill.Frontmatter = fm
 
+	if closeStart-yamlStart > maxFrontmatterSize {
+		// yaml.v3's nodes cost some 80 bytes per byte of YAML.
+		c.report(Diagnostic{
+			Severity: SeverityError,
+			Rule:     "file-too-large",
+			Summary:  fmt.Sprintf("frontmatter is %d bytes; the limit is %d", closeStart-yamlStart, maxFrontmatterSize),
+			Detail:   "frontmatter holds a name, a description and a few fields; move long material into the body or files the skill links to",
+			Range:    c.idx.rng(0, 3),
+		})
+		return bodyStart
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src[yamlStart:closeStart], &doc); err != nil {
 		c.reportYAMLError(err)

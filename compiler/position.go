@@ -20,16 +20,26 @@ type lineIndex struct {
 	// last is the line of the previous lookup: positions are mostly asked
 	// for in file order, so it usually answers without a search.
 	last int
+	// lastOff and lastCol are the offset and column of the previous lookup
+	// on line last (lastOff < 0: none). A line can hold thousands of links,
+	// each asking for its position: counting runes from the previous one
+	// instead of from the start of the line keeps that linear.
+	lastOff, lastCol int
 }
 
 func newLineIndex(filename string, src []byte, base int) *lineIndex {
-	starts := make([]int, 1, len(src)/40+1)
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	// Sized exactly: growing it by appends would cost several times the
+	// index on a file of short lines (10 MiB of blank lines: 400 MB).
+	starts := make([]int, 1, bytes.Count(src, []byte("\n"))+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			break
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
-	return &lineIndex{filename: filename, src: src, base: base, starts: starts}
+	return &lineIndex{filename: filename, src: src, base: base, starts: starts, lastOff: -1}
 }
 
 // pos converts an offset into src to a position. Offsets outside src are
@@ -44,10 +54,19 @@ func (x *lineIndex) pos(off int) Pos {
 	line := x.last
 	if !(x.starts[line] <= off && (line+1 == len(x.starts) || off < x.starts[line+1])) {
 		line = sort.SearchInts(x.starts, off+1) - 1
-		x.last = line
+		x.last, x.lastOff = line, -1
 	}
-	start := x.starts[line]
-	return Pos{Line: line + 1, Column: utf8.RuneCount(x.src[start:off]) + 1, Byte: off + x.base}
+	start, col := x.starts[line], 1
+	if x.lastOff >= start && x.lastOff <= off {
+		start, col = x.lastOff, x.lastCol
+	}
+	col += utf8.RuneCount(x.src[start:off])
+	// Rune counts add up only across rune boundaries: an offset inside a
+	// sequence (never one goldmark gives) is not kept as a starting point.
+	if off == len(x.src) || utf8.RuneStart(x.src[off]) {
+		x.lastOff, x.lastCol = off, col
+	}
+	return Pos{Line: line + 1, Column: col, Byte: off + x.base}
 }
 
 // rng is the range [start, end) of src.

@@ -11,6 +11,8 @@ type Options struct {
 	Config *Config
 	// MaxSize is passed to the compiler; 0 is its default.
 	MaxSize int64
+	// MaxBlocks is passed to the compiler; 0 is its default.
+	MaxBlocks int
 	// Workers bounds how many files are linted at once (catalog.Lint);
 	// 0 means runtime.NumCPU().
 	Workers int
@@ -21,7 +23,7 @@ type Options struct {
 
 // CompilerOptions are the compiler's options for a lint run.
 func (o Options) CompilerOptions() compiler.Options {
-	return compiler.Options{MaxSize: o.MaxSize, Strict: o.Strict || o.Config != nil && o.Config.Strict}
+	return compiler.Options{MaxSize: o.MaxSize, MaxBlocks: o.MaxBlocks, Strict: o.Strict || o.Config != nil && o.Config.Strict}
 }
 
 // File is one linted file: its bytes, for quoting lines, and its findings

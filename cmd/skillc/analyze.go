@@ -18,11 +18,18 @@ import (
 // or a broken config is a usage error. strict is --strict: FORMAT v1 only,
 // as config infer: false.
 func loadSkill(io *IOStreams, file, configPath string, maxSize int64, strict bool) (*catalog.Skill, error) {
+	return loadSkillWith(io, file, configPath, lint.Options{MaxSize: maxSize, Strict: strict})
+}
+
+// loadSkillWith is loadSkill with every lint option; opts.Config is read
+// from configPath.
+func loadSkillWith(io *IOStreams, file, configPath string, opts lint.Options) (*catalog.Skill, error) {
 	cfg, err := loadConfig(io, configPath, ".")
 	if err != nil {
 		return nil, err
 	}
-	c, err := catalog.Load(file, lint.Options{Config: cfg, MaxSize: maxSize, Strict: strict})
+	opts.Config = cfg
+	c, err := catalog.Load(file, opts)
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
@@ -94,3 +101,6 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// maxBlocksHelp is the help of --max-blocks, on lint and compile.
+var maxBlocksHelp = fmt.Sprintf("most list items, headings and rules read from one file; %d times it bounds inline markup characters (-1: no limit)", compiler.InlinePerBlock)

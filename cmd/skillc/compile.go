@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/graph"
+	"github.com/skillc/skillc/lint"
 )
 
 // CompileOptions are the flags and arguments of `skillc compile`.
@@ -20,6 +21,8 @@ type CompileOptions struct {
 	Format  string
 	Output  string
 	MaxSize int64
+	// MaxBlocks is --max-blocks: list items, headings and rules.
+	MaxBlocks int
 	// ConfigPath is --config; empty means .skillc.yaml found upward.
 	ConfigPath string
 	// Strict is --strict: read FORMAT v1 only, no version 2 inference.
@@ -66,6 +69,7 @@ or untouched.`,
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write the template to `FILE` instead of stdout")
 	cmd.Flags().StringVarP(&opts.ConfigPath, "config", "c", "", "lint config `FILE` (default: .skillc.yaml found upward from the working folder)")
 	cmd.Flags().Int64Var(&opts.MaxSize, "max-size", compiler.DefaultMaxSize, "largest file accepted, in `bytes` (-1: no limit)")
+	cmd.Flags().IntVar(&opts.MaxBlocks, "max-blocks", compiler.DefaultMaxBlocks, maxBlocksHelp)
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "read FORMAT version 1 only, without version 2's inferences (config: infer: false)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(compileFormats, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -78,7 +82,10 @@ func compileRun(opts *CompileOptions) error {
 	if opts.MaxSize == 0 || opts.MaxSize < -1 {
 		return usageError("--max-size must be a positive number of bytes, or -1 for no limit; got %d", opts.MaxSize)
 	}
-	c, err := loadSkill(opts.IO, opts.File, opts.ConfigPath, opts.MaxSize, opts.Strict)
+	if opts.MaxBlocks < -1 {
+		return usageError("--max-blocks must be a positive number, or -1 for no limit; got %d", opts.MaxBlocks)
+	}
+	c, err := loadSkillWith(opts.IO, opts.File, opts.ConfigPath, lint.Options{MaxSize: opts.MaxSize, MaxBlocks: opts.MaxBlocks, Strict: opts.Strict})
 	if err != nil {
 		return err
 	}

@@ -19,10 +19,12 @@ func TestNewCmdCompileFlags(t *testing.T) {
 		want    CompileOptions
 		wantErr bool
 	}{
-		{args: "x.md", want: CompileOptions{File: "x.md", Format: "json", MaxSize: compiler.DefaultMaxSize}},
-		{args: "--format yaml x.md", want: CompileOptions{File: "x.md", Format: "yaml", MaxSize: compiler.DefaultMaxSize}},
-		{args: "-f yaml -o out.yaml --max-size 100 dir", want: CompileOptions{File: "dir", Format: "yaml", Output: "out.yaml", MaxSize: 100}},
-		{args: "--max-size -1 --output t.json x.md", want: CompileOptions{File: "x.md", Format: "json", Output: "t.json", MaxSize: -1}},
+		{args: "x.md", want: CompileOptions{File: "x.md", Format: "json", MaxSize: compiler.DefaultMaxSize, MaxBlocks: compiler.DefaultMaxBlocks}},
+		{args: "--format yaml x.md", want: CompileOptions{File: "x.md", Format: "yaml", MaxSize: compiler.DefaultMaxSize, MaxBlocks: compiler.DefaultMaxBlocks}},
+		{args: "-f yaml -o out.yaml --max-size 100 dir", want: CompileOptions{File: "dir", Format: "yaml", Output: "out.yaml", MaxSize: 100, MaxBlocks: compiler.DefaultMaxBlocks}},
+		{args: "--max-size -1 --output t.json x.md", want: CompileOptions{File: "x.md", Format: "json", Output: "t.json", MaxSize: -1, MaxBlocks: compiler.DefaultMaxBlocks}},
+		{args: "--max-blocks -1 x.md", want: CompileOptions{File: "x.md", Format: "json", MaxSize: compiler.DefaultMaxSize, MaxBlocks: -1}},
+		{args: "--max-blocks many x.md", wantErr: true},
 		{args: "", wantErr: true},
 		{args: "a.md b.md", wantErr: true},
 		{args: "--max-size ten x.md", wantErr: true},
@@ -107,6 +109,9 @@ func TestCompileRun(t *testing.T) {
 		{name: "folder without SKILL.md", opts: CompileOptions{File: dir}, code: exitUsage, emptyOut: true},
 		{name: "bad format", opts: CompileOptions{File: acat, Format: "toml"}, code: exitUsage, emptyOut: true},
 		{name: "bad max size", opts: CompileOptions{File: acat, MaxSize: -5}, code: exitUsage, emptyOut: true},
+		{name: "too many blocks", opts: CompileOptions{File: acat, MaxBlocks: 2}, code: exitFindings, emptyOut: true,
+			stderrHas: []string{"more than 2 list items, headings and rules by this line; the limit is 2 [file-too-large]", "--max-blocks"}},
+		{name: "bad max blocks", opts: CompileOptions{File: acat, MaxBlocks: -5}, code: exitUsage, emptyOut: true},
 		{name: "unwritable output", opts: CompileOptions{File: acat, Output: filepath.Join(dir, "no", "such", "dir.json")}, code: exitUsage, emptyOut: true},
 	}
 	for _, tt := range tests {

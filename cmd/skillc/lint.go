@@ -24,6 +24,8 @@ type LintOptions struct {
 	ConfigPath string
 	NoColor    bool
 	MaxSize    int64
+	// MaxBlocks is --max-blocks: list items, headings and rules per file.
+	MaxBlocks int
 	// Strict is --strict: read FORMAT v1 only, no version 2 inference.
 	Strict bool
 
@@ -84,6 +86,7 @@ bad usage, a broken config, or a path that could not be read.`,
 	f.StringVarP(&opts.ConfigPath, "config", "c", "", "config file (default: .skillc.yaml found upward from the working folder)")
 	f.BoolVar(&opts.NoColor, "no-color", false, "never colour the text output")
 	f.Int64Var(&opts.MaxSize, "max-size", compiler.DefaultMaxSize, "largest skill file read, in bytes (negative: no limit)")
+	f.IntVar(&opts.MaxBlocks, "max-blocks", compiler.DefaultMaxBlocks, maxBlocksHelp)
 	f.BoolVar(&opts.Strict, "strict", false, "read FORMAT version 1 only, without version 2's inferences (config: infer: false)")
 	return cmd
 }
@@ -101,7 +104,7 @@ func lintRun(opts *LintOptions) error {
 			paths = []string{opts.WorkDir}
 		}
 	}
-	res := catalog.Lint(paths, lint.Options{Config: cfg, MaxSize: opts.MaxSize, Strict: opts.Strict})
+	res := catalog.Lint(paths, lint.Options{Config: cfg, MaxSize: opts.MaxSize, MaxBlocks: opts.MaxBlocks, Strict: opts.Strict})
 	if len(res.Files) == 0 {
 		// Still exit 0 (an empty folder has no problems), but say so: a
 		// typo'd folder or a misnamed file must not pass as "no problems".

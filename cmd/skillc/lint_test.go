@@ -90,7 +90,7 @@ func TestLintRun(t *testing.T) {
 		{name: "fail on warning", opts: LintOptions{Paths: []string{"bare.md"}, Format: "json", FailOn: "warning"}, code: 1, inStdout: `"version": 1`},
 		{name: "github", opts: LintOptions{Paths: []string{"skills"}, Format: "github", FailOn: "error"}, code: 1, inStdout: "::error file=skills/acat-broken/SKILL.md,"},
 		{name: "sarif", opts: LintOptions{Paths: []string{"skills"}, Format: "sarif", FailOn: "error"}, code: 1, inStdout: `"version": "2.1.0"`},
-		{name: "unreadable", opts: LintOptions{Paths: []string{"nope.md", "skills/clean"}, Format: "text", FailOn: "error"}, code: 2, inStdout: `nope.md: error: cannot read "nope.md": no such file or directory [unreadable]`},
+		{name: "unreadable", opts: LintOptions{Paths: []string{"nope.md", "skills/clean"}, Format: "text", FailOn: "error"}, code: 2, inStdout: `nope.md: error: cannot be read: no such file or directory [unreadable]`},
 		{name: "bad config", opts: LintOptions{Paths: []string{"skills/clean"}, Format: "text", FailOn: "error", ConfigPath: "../cli/bad.skillc.yaml"}, code: 2,
 			inStderr: `../cli/bad.skillc.yaml:2:3: error: unknown rule "prose-branches"; did you mean "prose-branch"?`},
 		{name: "config found upward", opts: LintOptions{Paths: []string{"bare.md"}, Format: "text", FailOn: "warning", WorkDir: "."}, code: 0, inStdout: "no problems"},

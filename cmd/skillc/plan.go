@@ -7,11 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/user"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -465,20 +469,27 @@ func planReadSteps(name string, stdin io.Reader) (plan.MakeInput, error) {
 		}
 	}
 	if err != nil {
-		return plan.MakeInput{}, usageError("%v", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the message names the file once
+		}
+		return plan.MakeInput{}, usageError("cannot read the steps file %q: %v", name, err)
 	}
 	if len(data) > limit {
 		return plan.MakeInput{}, usageError("%s: more than %d bytes of steps", name, limit)
 	}
 	var file planStepsFile
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
-	if len(trimmed) > 0 && trimmed[0] == '[' {
+	switch {
+	case len(trimmed) == 0:
+		err = errors.New("no JSON in the file")
+	case trimmed[0] == '[':
 		err = planDecode(data, &file.Steps)
-	} else {
+	default:
 		err = planDecode(data, &file)
 	}
 	if err != nil {
-		return plan.MakeInput{}, usageError("%s:%v", name, planJSONError(data, err))
+		return plan.MakeInput{}, usageError("%s:%s", name, planJSONError(data, err))
 	}
 	in := plan.MakeInput{Title: file.Title, Objective: file.Objective, Steps: file.Steps}
 	if file.Entry != "" && len(file.Steps) > 0 && file.Entry != in.Steps[0].ID {
@@ -499,26 +510,150 @@ func planDecode(data []byte, v any) error {
 	return nil
 }
 
-// planJSONError puts a line and column on a JSON error where it has an
-// offset.
+// planJSONError says where in data the JSON error err is, as line:col, and
+// what is wrong in the terms of the file, not of Go's types: every error of
+// encoding/json has a place, even those that do not carry an offset.
 func planJSONError(data []byte, err error) string {
-	var off int64 = -1
+	off := int64(-1)
+	msg := strings.TrimPrefix(err.Error(), "json: ")
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
 		off = se.Offset
+		if strings.HasPrefix(msg, "invalid character") && off > 0 {
+			off-- // the offset is after the character: point at it
+		}
 		if se.Error() == "" {
-			err = errors.New("unexpected data after the JSON value")
+			msg = "more data after the JSON value"
 		}
 	case errors.As(err, &te):
 		off = te.Offset
+		what := "the file"
+		if te.Field != "" {
+			what = fmt.Sprintf("field %q", te.Field)
+		}
+		msg = fmt.Sprintf("%s is %s; want %s", what, planJSONKind(te.Value), planJSONType(te.Type))
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		off = int64(len(data))
+		msg = "the JSON ends early: an array, object or string is not closed"
+	case strings.HasPrefix(msg, "unknown field "):
+		// The decoder names the field but not where it is: the first
+		// place the quoted name is used as a key.
+		key := strings.TrimPrefix(msg, "unknown field ")
+		if i := planKeyOffset(data, key); i >= 0 {
+			off = int64(i)
+		}
+		if planInStep(data, off) {
+			msg = fmt.Sprintf("unknown field %s in a step; want one of %s", key, planFields(reflect.TypeFor[graph.Step]()))
+		} else {
+			msg = fmt.Sprintf("unknown field %s; want one of %s", key, planFields(reflect.TypeFor[graph.Template]()))
+		}
+	default:
+		if len(bytes.TrimLeft(data, " \t\r\n\ufeff")) == 0 {
+			off = 0
+		}
+	}
+	if !strings.Contains(msg, "want") {
+		msg += `; want an array of steps, or an object with "title" and "steps", each step an object with at least "goal"`
 	}
 	if off < 0 {
-		return " " + strings.TrimPrefix(err.Error(), "json: ")
+		return " " + msg
 	}
 	off = min(off, int64(len(data)))
 	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
-	return fmt.Sprintf("%d:%d: %s", line, col, strings.TrimPrefix(err.Error(), "json: "))
+	col := utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off]) + 1
+	return fmt.Sprintf("%d:%d: %s", line, col, msg)
+}
+
+// planKeyOffset is the offset of the first "key": in data, or -1.
+func planKeyOffset(data []byte, quoted string) int {
+	for from := 0; ; {
+		i := bytes.Index(data[from:], []byte(quoted))
+		if i < 0 {
+			return -1
+		}
+		i += from
+		rest := bytes.TrimLeft(data[i+len(quoted):], " \t\r\n")
+		if len(rest) > 0 && rest[0] == ':' {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+// planInStep reports whether offset off of data lies inside a step: in an
+// object within the top-level array, or nested two objects deep.
+func planInStep(data []byte, off int64) bool {
+	if off < 0 {
+		return false
+	}
+	depth, inString, escaped, array := 0, false, false, false
+	for i, b := range data[:off] {
+		switch {
+		case inString:
+			if escaped {
+				escaped = false
+			} else if b == '\\' {
+				escaped = true
+			} else if b == '"' {
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '{':
+			depth++
+		case b == '}':
+			depth--
+		case b == '[' && depth == 0 && len(bytes.TrimSpace(bytes.TrimPrefix(data[:i], []byte("\ufeff")))) == 0:
+			array = true
+		}
+	}
+	return depth >= 2 || array && depth >= 1
+}
+
+// planFields lists the JSON fields of t, for an unknown field.
+func planFields(t reflect.Type) string {
+	var names []string
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			names = append(names, strconv.Quote(name))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// planJSONKind names what a JSON value of encoding/json's kind is.
+func planJSONKind(v string) string {
+	switch v {
+	case "object", "array":
+		return "an " + v
+	case "number", "string":
+		return "a " + v
+	case "bool":
+		return "true or false"
+	}
+	return v
+}
+
+// planJSONType names what the file must hold where a Go value of type t is
+// decoded.
+func planJSONType(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeFor[graph.Template]():
+		return `an array of steps or an object with "title" and "steps"`
+	case t == reflect.TypeFor[graph.Step]():
+		return `a step: an object such as {"goal": "List the transfers"}`
+	case t.Kind() == reflect.Slice && t.Elem() == reflect.TypeFor[graph.Step]():
+		return "an array of steps"
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String:
+		return "an array of strings"
+	case t.Kind() == reflect.String:
+		return "a string"
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Float64:
+		return "a number"
+	case t.Kind() == reflect.Bool:
+		return "true or false"
+	}
+	return "another kind of value"
 }
