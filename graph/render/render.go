@@ -27,9 +27,11 @@ import (
 	"github.com/skillc/skillc/graph/render/drawcmd"
 )
 
-// Not used here: imported so that its init, which must run before
-// go-graphviz's, runs in every process that links go-graphviz through us.
-var _ = cachedir.NoCache
+// cachedir's init, which must run before go-graphviz's, runs in every
+// process that links go-graphviz through us; this init runs after
+// go-graphviz's (a package initializes after its imports), when the
+// private $TMPDIR has done its work.
+func init() { cachedir.Restore() }
 
 // ImageFormat is a drawing Graphviz makes from DOT.
 type ImageFormat string

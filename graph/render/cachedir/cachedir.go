@@ -21,8 +21,10 @@
 // wazero does not. cmd/skillc-draw's tests check the effect with a real
 // process.
 //
-// Only the programs that draw import it (through graph/render): it changes
-// $TMPDIR for the whole process.
+// Only the programs that draw import it (through graph/render), and only
+// for go-graphviz's init: graph/render's own init, which runs after
+// go-graphviz's, calls Restore, so the rest of the process (a test binary's
+// temporary folders above all) uses the $TMPDIR it was given.
 package cachedir
 
 import (
@@ -45,15 +47,39 @@ var (
 	Err  error
 )
 
+// tempVars are the variables os.TempDir reads: $TMPDIR on Unix; TMP and
+// TEMP on Windows.
+var tempVars = []string{"TMPDIR", "TMP", "TEMP"}
+
+// saved holds what tempVars were before init changed them (nil: unset).
+var saved = map[string]*string{}
+
 func init() {
 	Used, Err = Dir()
 	if Err != nil {
 		Used = NoCache
 	}
-	// go-graphviz reads os.TempDir(): $TMPDIR on Unix; TMP and TEMP on
-	// Windows.
-	for _, name := range []string{"TMPDIR", "TMP", "TEMP"} {
+	for _, name := range tempVars {
+		if v, ok := os.LookupEnv(name); ok {
+			saved[name] = &v
+		} else {
+			saved[name] = nil
+		}
 		os.Setenv(name, Used)
+	}
+}
+
+// Restore gives the process back the temporary folder it was started with,
+// once go-graphviz has read it. Only the code cache belongs in the private
+// folder; anything else written there (a test's temporary files, with
+// whatever modes and links they hold) would make Dir refuse it next time.
+func Restore() {
+	for _, name := range tempVars {
+		if v := saved[name]; v != nil {
+			os.Setenv(name, *v)
+		} else {
+			os.Unsetenv(name)
+		}
 	}
 }
 
