@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -106,41 +108,8 @@ func TestServeBinaryHTTP(t *testing.T) {
 	if err := os.WriteFile(tokens, []byte("# users\n"+aliceToken+" alice\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "serve", "--http", "127.0.0.1:0", "--tokens", tokens, "--store", "sqlite:"+filepath.Join(dir, "plans.db"))
-	cmd.Env = childEnvWithout()
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	var logMu sync.Mutex
-	var log strings.Builder
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		re := regexp.MustCompile(`serving MCP on (http://\S+)/mcp`)
-		for sc.Scan() {
-			logMu.Lock()
-			log.WriteString(sc.Text() + "\n")
-			logMu.Unlock()
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
-		}
-		done <- cmd.Wait()
-	}()
-	t.Cleanup(func() { cmd.Process.Kill() })
-	var url string
-	select {
-	case url = <-addr:
-	case err := <-done:
-		t.Fatalf("server exited: %v\n%s", err, log.String())
-	case <-time.After(30 * time.Second):
-		t.Fatal("server did not report its address")
-	}
+	srv := startBinaryHTTP(t, nil, bin, "serve", "--http", "127.0.0.1:0", "--tokens", tokens, "--store", "sqlite:"+filepath.Join(dir, "plans.db"))
+	url := srv.url
 
 	resp, err := http.Post(url+server.MCPPath, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	if err != nil {
@@ -158,21 +127,149 @@ func TestServeBinaryHTTP(t *testing.T) {
 	}
 	cs.Close()
 
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	select {
-	case err := <-done:
-		logMu.Lock()
-		defer logMu.Unlock()
+	case err := <-srv.done:
+		log := srv.logText()
 		if err != nil {
-			t.Errorf("after SIGTERM: %v\n%s", err, log.String())
+			t.Errorf("after SIGTERM: %v\n%s", err, log)
 		}
-		if !strings.Contains(log.String(), "stopped") {
-			t.Errorf("no clean stop in the log:\n%s", log.String())
+		if !strings.Contains(log, "stopped") {
+			t.Errorf("no clean stop in the log:\n%s", log)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("server did not stop on SIGTERM")
+	}
+}
+
+// binaryHTTP is a `skillc serve --http` process started by a test.
+type binaryHTTP struct {
+	cmd  *exec.Cmd
+	url  string     // http://127.0.0.1:PORT
+	done chan error // the process's exit
+	mu   sync.Mutex
+	log  strings.Builder
+}
+
+func (b *binaryHTTP) logText() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.log.String()
+}
+
+// startBinaryHTTP runs prefix (a wrapper such as prlimit, or nothing) and
+// then the skillc args, and waits for the address it reports; the process
+// is killed when the test ends.
+func startBinaryHTTP(t *testing.T, prefix []string, bin string, args ...string) *binaryHTTP {
+	t.Helper()
+	argv := append(append(append([]string(nil), prefix...), bin), args...)
+	b := &binaryHTTP{cmd: exec.Command(argv[0], argv[1:]...), done: make(chan error, 1)}
+	b.cmd.Env = childEnvWithout()
+	stderr, err := b.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		re := regexp.MustCompile(`serving MCP on (http://\S+)/mcp`)
+		for sc.Scan() {
+			b.mu.Lock()
+			b.log.WriteString(sc.Text() + "\n")
+			b.mu.Unlock()
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+		b.done <- b.cmd.Wait()
+	}()
+	t.Cleanup(func() { b.cmd.Process.Kill() })
+	select {
+	case b.url = <-addr:
+	case err := <-b.done:
+		t.Fatalf("server exited: %v\n%s", err, b.logText())
+	case <-time.After(30 * time.Second):
+		t.Fatal("server did not report its address")
+	}
+	return b
+}
+
+// TestServeBinaryDescriptors is issue 16's first finding against the real
+// binary: with only 64 file descriptors, 100 clients that announce a large
+// body and send it a byte at a time neither hold the server nor starve
+// /healthz, because a request without a token is refused before its body
+// is read and its connection closed. (On the old server each held its
+// connection until the body arrived, and /healthz stopped answering.)
+// Bounded: 100 clients, each sending at most 10 bytes 200 ms apart.
+func TestServeBinaryDescriptors(t *testing.T) {
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("no prlimit (util-linux) to lower the server's descriptor limit")
+	}
+	bin := skillcOnPath(t)
+	dir := t.TempDir()
+	tokens := filepath.Join(dir, "tokens")
+	if err := os.WriteFile(tokens, []byte("alice-token-0123456789abcdef alice\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := startBinaryHTTP(t, []string{prlimit, "--nofile=64:64", "--"}, bin,
+		"serve", "--http", "127.0.0.1:0", "--tokens", tokens, "--store", "sqlite:"+filepath.Join(dir, "plans.db"))
+	host := strings.TrimPrefix(srv.url, "http://")
+
+	const clients = 100
+	answers := make(chan string, clients)
+	for range clients {
+		go func() {
+			c, err := net.DialTimeout("tcp", host, 5*time.Second)
+			if err != nil {
+				answers <- "dial: " + err.Error()
+				return
+			}
+			defer c.Close()
+			c.SetDeadline(time.Now().Add(10 * time.Second))
+			fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n", server.MCPPath, host)
+			status := make(chan string, 1)
+			go func() {
+				line, err := bufio.NewReader(c).ReadString('\n')
+				if err != nil {
+					status <- "read: " + err.Error()
+					return
+				}
+				status <- strings.TrimSpace(line)
+			}()
+			for range 10 {
+				select {
+				case s := <-status:
+					answers <- s
+					return
+				case <-time.After(200 * time.Millisecond):
+					c.Write([]byte("{"))
+				}
+			}
+			answers <- "no answer after 10 slow bytes"
+		}()
+	}
+	client := &http.Client{Timeout: 5 * time.Second}
+	for i := range 5 {
+		resp, err := client.Get(srv.url + "/healthz")
+		if err != nil {
+			t.Fatalf("/healthz %d while slow clients are connected: %v", i, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("/healthz %d: %d", i, resp.StatusCode)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for range clients {
+		if a := <-answers; !strings.HasPrefix(a, "HTTP/1.1 401") {
+			t.Fatalf("a slow client without a token got %q, want 401 at once\n%s", a, srv.logText())
+		}
 	}
 }
 
