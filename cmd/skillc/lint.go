@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -32,6 +33,10 @@ type LintOptions struct {
 	StdinFilename string
 	// Output is -o: the report goes to this file, written atomically.
 	Output string
+	// Select and Ignore are --select and --ignore (ruff's names): only the
+	// selected rules run, the ignored ones never, over what the config says.
+	Select []string
+	Ignore []string
 
 	// Color is decided from the terminal when the command runs; tests set
 	// it directly.
@@ -89,6 +94,14 @@ bad usage, a broken config, or a path that could not be read.`,
 			if !slices.Contains(lintFormats, opts.Format) {
 				return usageError("unknown format %q: want text, json, sarif or github", opts.Format)
 			}
+			for _, flag := range []struct {
+				name string
+				ids  []string
+			}{{"--select", opts.Select}, {"--ignore", opts.Ignore}} {
+				if err := checkRuleIDs(flag.name, flag.ids); err != nil {
+					return err
+				}
+			}
 			if _, err := compiler.ParseSeverity(opts.FailOn); err != nil {
 				return usageError("--fail-on: %v", err)
 			}
@@ -108,6 +121,8 @@ bad usage, a broken config, or a path that could not be read.`,
 	f.BoolVar(&opts.Strict, "strict", false, "read FORMAT version 1 only, without version 2's inferences (config: infer: false)")
 	f.StringVar(&opts.StdinFilename, "stdin-filename", "", "lint the skill read from standard input (the path -) as this `PATH`")
 	f.StringVarP(&opts.Output, "output", "o", "", "write the report to `FILE` instead of stdout")
+	f.StringSliceVar(&opts.Select, "select", nil, "run only these `RULES` (comma-separated, repeatable), whatever the config turns off")
+	f.StringSliceVar(&opts.Ignore, "ignore", nil, "never run these `RULES` (comma-separated, repeatable); wins over --select")
 	return cmd
 }
 
@@ -117,6 +132,7 @@ func lintRun(opts *LintOptions) error {
 	if err != nil {
 		return err
 	}
+	cfg = selectRules(cfg, opts.Select, opts.Ignore)
 	paths := opts.Paths
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -194,4 +210,51 @@ func quoteAll(s []string) []string {
 		out[i] = strconv.Quote(v)
 	}
 	return out
+}
+
+// checkRuleIDs refuses a rule list with an ID skillc does not know, or one
+// only skillc itself reports (which no config can turn off either).
+func checkRuleIDs(flag string, ids []string) error {
+	for _, id := range ids {
+		r := lint.Lookup(id)
+		switch {
+		case r == nil && lint.Suggest(id) != "":
+			return usageError("%s: unknown rule %q; did you mean %q? (skillc rules lists them)", flag, id, lint.Suggest(id))
+		case r == nil:
+			return usageError("%s: unknown rule %q (skillc rules lists them)", flag, id)
+		case r.Run == nil:
+			return usageError("%s: rule %q is reported by skillc itself and cannot be selected or ignored", flag, id)
+		}
+	}
+	return nil
+}
+
+// selectRules applies --select and --ignore to a copy of cfg: with a
+// selection, every other rule is off and a selected rule the config turned
+// off runs at its default severity (the command line is the later word, as
+// in ruff); an ignored rule is off, selected or not.
+func selectRules(cfg *lint.Config, sel, ignore []string) *lint.Config {
+	if len(sel) == 0 && len(ignore) == 0 {
+		return cfg
+	}
+	c := *cfg
+	c.Rules = maps.Clone(cfg.Rules)
+	if c.Rules == nil {
+		c.Rules = map[string]compiler.Severity{}
+	}
+	if len(sel) > 0 {
+		for _, r := range lint.Rules {
+			switch {
+			case r.Run == nil:
+			case !slices.Contains(sel, r.ID):
+				c.Rules[r.ID] = lint.RuleOff
+			case c.Rules[r.ID] == lint.RuleOff:
+				delete(c.Rules, r.ID)
+			}
+		}
+	}
+	for _, id := range ignore {
+		c.Rules[id] = lint.RuleOff
+	}
+	return &c
 }
