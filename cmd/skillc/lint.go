@@ -123,6 +123,10 @@ bad usage, a broken config, or a path that could not be read.`,
 	f.StringVarP(&opts.Output, "output", "o", "", "write the report to `FILE` instead of stdout")
 	f.StringSliceVar(&opts.Select, "select", nil, "run only these `RULES` (comma-separated, repeatable), whatever the config turns off")
 	f.StringSliceVar(&opts.Ignore, "ignore", nil, "never run these `RULES` (comma-separated, repeatable); wins over --select")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(lintFormats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "info"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("select", completeRuleList)
+	_ = cmd.RegisterFlagCompletionFunc("ignore", completeRuleList)
 	return cmd
 }
 
