@@ -13,6 +13,7 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -233,3 +234,22 @@ type notExist string
 
 func (e notExist) Error() string { return fmt.Sprintf("no such file %q", string(e)) }
 func (e notExist) Unwrap() error { return fs.ErrNotExist }
+
+// LintReader lints the one skill read from r (standard input, for
+// `skillc lint -`) as if it were the file named file: the findings carry
+// that name, and a skill's folder name is taken from it. The read is bounded
+// as a file's is, so an endless stream stops at the size limit and is
+// reported as too large.
+func LintReader(file string, r io.Reader, opts lint.Options) *lint.Result {
+	limit := maxSize(opts)
+	if limit >= 0 {
+		r = io.LimitReader(r, limit+1)
+	}
+	src, err := io.ReadAll(r)
+	if err != nil {
+		d := unreadable(file, err)
+		return &lint.Result{Files: []*lint.File{{Path: file, Diags: compiler.Diagnostics{d}, Unreadable: true}}}
+	}
+	sk := judge(file, src, opts)
+	return &lint.Result{Files: []*lint.File{{Path: file, Source: sk.Skill.Source, Diags: sk.Diags}}}
+}

@@ -59,6 +59,10 @@ type Config struct {
 	// Strict is `infer: false`: skills are read as FORMAT v1 only, with
 	// none of version 2's inferences (compiler.Options.Strict).
 	Strict bool
+
+	// checkingFix is set on the copy a fix is checked under
+	// (Pass.fixAddsError), so that lint offers no fixes of its own.
+	checkingFix bool
 }
 
 // RuleOff is the Config.Rules value of a disabled rule.

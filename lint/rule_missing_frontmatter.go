@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/skillc/skillc/compiler"
 )
 
@@ -47,14 +49,27 @@ func runMissingFrontmatter(p *Pass) {
 			return
 		}
 	}
-	name := s.Name
+	// The name the skill goes by (its folder's, else its file's) when that
+	// is a valid name, else one made from it: README.md must not be told
+	// to write name: README, which invalid-name refuses.
+	name := norm.NFKC.String(s.Name)
+	if s.Strict || !validName(name) {
+		name = suggestName(name, "")
+	}
 	if name == "" {
 		name = "my-skill"
+	}
+	block := "---\nname: " + name + "\ndescription: What it does. Use when ...\n---"
+	detail := "add at the very top:\n" + block
+	if p.fixAddsError([]byte(block + "\n" + string(s.Source))) {
+		// The name that fits would not be valid here (a SKILL.md whose
+		// folder is no valid name gets name-mismatch): no block to copy.
+		detail = "add a frontmatter block at the very top with the skill's name (for a SKILL.md, its folder's) and a description that says when to use it"
 	}
 	p.Report(compiler.Diagnostic{
 		Range:   p.RangeOf(0, firstLineEnd(s.Source)),
 		Summary: "the skill has no frontmatter, so Agent Skills loaders cannot find it",
-		Detail:  "add at the very top:\n---\nname: " + name + "\ndescription: What it does. Use when ...\n---",
+		Detail:  detail,
 	})
 }
 

@@ -47,6 +47,26 @@ func runNameMismatch(p *Pass) {
 		Summary:    fmt.Sprintf("name %q does not match its folder %q", res.Field.Value, written),
 		Detail:     "a SKILL.md is found by its folder's name; rename the folder or change the name",
 		Range:      res.Field.Range,
-		Suggestion: suggestName(folder, res.Name),
+		Suggestion: p.nameFix(res, folder),
 	})
+}
+
+// nameFix is the frontmatter line that gives the skill its folder's name,
+// written as the line reads fixed ("name: refund-check"), or "" when the
+// folder is no valid name or the fixed text would have a new error: then
+// renaming the folder is the fix.
+func (p *Pass) nameFix(res *NameResult, folder string) string {
+	if !validName(folder) || p.Skill.Frontmatter.Strict && folder != suggestName(folder, "") {
+		return ""
+	}
+	src, r := p.Skill.Source, res.Field.Range
+	if r.Start.Byte < 0 || r.End.Byte > len(src) || r.Start.Byte > r.End.Byte {
+		return ""
+	}
+	fixed := make([]byte, 0, len(src)+len(folder))
+	fixed = append(append(append(fixed, src[:r.Start.Byte]...), folder...), src[r.End.Byte:]...)
+	if p.fixAddsError(fixed) {
+		return ""
+	}
+	return "name: " + folder
 }

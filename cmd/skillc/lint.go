@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -28,6 +30,15 @@ type LintOptions struct {
 	MaxBlocks int
 	// Strict is --strict: read FORMAT v1 only, no version 2 inference.
 	Strict bool
+	// StdinFilename is --stdin-filename: the path a skill read from stdin
+	// (the path "-") is linted as; "" names it <stdin>.
+	StdinFilename string
+	// Output is -o: the report goes to this file, written atomically.
+	Output string
+	// Select and Ignore are --select and --ignore (ruff's names): only the
+	// selected rules run, the ignored ones never, over what the config says.
+	Select []string
+	Ignore []string
 
 	// Color is decided from the terminal when the command runs; tests set
 	// it directly.
@@ -36,6 +47,9 @@ type LintOptions struct {
 	// are relative to; "" is the process's working directory.
 	WorkDir string
 }
+
+// stdinName names a skill read from standard input in findings.
+const stdinName = "<stdin>"
 
 var lintFormats = []string{"text", "json", "sarif", "github"}
 
@@ -52,7 +66,10 @@ A folder is walked for SKILL.md files, or a skill.md where a folder has no
 SKILL.md (skipping .git, node_modules and the config's ignore globs); a file
 is linted as given. Only regular files are read, symlinks only when they stay
 inside the folder given, at most --max-size bytes each. Without a path, the
-current folder is linted. Configuration comes from .skillc.yaml, found upward
+current folder is linted. The path - reads one skill from standard input,
+named <stdin> in findings, or linted as the path --stdin-filename gives (its
+folder names the skill, as a file's does). -o writes the report to a file,
+atomically: it is complete or untouched. Configuration comes from .skillc.yaml, found upward
 from the working folder, or from --config.
 
 Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 on
@@ -64,16 +81,33 @@ bad usage, a broken config, or a path that could not be read.`,
   skillc lint --format github --fail-on warning skills/
 
   # SARIF for code scanning
-  skillc lint --format sarif skills/ > skillc.sarif`,
+  skillc lint --format sarif -o skillc.sarif skills/
+
+  # from an editor: the buffer on stdin, findings under its real path
+  skillc lint --stdin-filename skills/acat/SKILL.md - < buffer.md`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Paths = args
+			if slices.Contains(args, "-") && len(args) > 1 {
+				return usageError("- (standard input) must be the only path")
+			}
+			if opts.StdinFilename != "" && !slices.Contains(args, "-") {
+				return usageError("--stdin-filename names the skill read from standard input: give the path -")
+			}
 			if !slices.Contains(lintFormats, opts.Format) {
 				return usageError("unknown format %q: want text, json, sarif or github", opts.Format)
+			}
+			for _, flag := range []struct {
+				name string
+				ids  []string
+			}{{"--select", opts.Select}, {"--ignore", opts.Ignore}} {
+				if err := checkRuleIDs(flag.name, flag.ids); err != nil {
+					return err
+				}
 			}
 			if _, err := compiler.ParseSeverity(opts.FailOn); err != nil {
 				return usageError("--fail-on: %v", err)
 			}
-			opts.Color = !opts.NoColor && isTerminal(io.Out) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+			opts.Color = opts.Output == "" && !opts.NoColor && isTerminal(io.Out) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 			if runF != nil {
 				return runF(opts)
 			}
@@ -88,6 +122,14 @@ bad usage, a broken config, or a path that could not be read.`,
 	f.Int64Var(&opts.MaxSize, "max-size", compiler.DefaultMaxSize, "largest skill file read, in bytes (negative: no limit)")
 	f.IntVar(&opts.MaxBlocks, "max-blocks", compiler.DefaultMaxBlocks, maxBlocksHelp)
 	f.BoolVar(&opts.Strict, "strict", false, "read FORMAT version 1 only, without version 2's inferences (config: infer: false)")
+	f.StringVar(&opts.StdinFilename, "stdin-filename", "", "lint the skill read from standard input (the path -) as this `PATH`")
+	f.StringVarP(&opts.Output, "output", "o", "", "write the report to `FILE` instead of stdout")
+	f.StringSliceVar(&opts.Select, "select", nil, "run only these `RULES` (comma-separated, repeatable), whatever the config turns off")
+	f.StringSliceVar(&opts.Ignore, "ignore", nil, "never run these `RULES` (comma-separated, repeatable); wins over --select")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(lintFormats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "info"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("select", completeRuleList)
+	_ = cmd.RegisterFlagCompletionFunc("ignore", completeRuleList)
 	return cmd
 }
 
@@ -97,6 +139,7 @@ func lintRun(opts *LintOptions) error {
 	if err != nil {
 		return err
 	}
+	cfg = selectRules(cfg, opts.Select, opts.Ignore)
 	paths := opts.Paths
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -104,7 +147,17 @@ func lintRun(opts *LintOptions) error {
 			paths = []string{opts.WorkDir}
 		}
 	}
-	res := catalog.Lint(paths, lint.Options{Config: cfg, MaxSize: opts.MaxSize, MaxBlocks: opts.MaxBlocks, Strict: opts.Strict})
+	lopts := lint.Options{Config: cfg, MaxSize: opts.MaxSize, MaxBlocks: opts.MaxBlocks, Strict: opts.Strict}
+	var res *lint.Result
+	if len(paths) == 1 && paths[0] == "-" {
+		name := stdinName
+		if opts.StdinFilename != "" {
+			name = opts.StdinFilename
+		}
+		res = catalog.LintReader(name, io.In, lopts)
+	} else {
+		res = catalog.Lint(paths, lopts)
+	}
 	if len(res.Files) == 0 {
 		// Still exit 0 (an empty folder has no problems), but say so: a
 		// typo'd folder or a misnamed file must not pass as "no problems".
@@ -112,17 +165,27 @@ func lintRun(opts *LintOptions) error {
 			strings.Join(quoteAll(paths), ", "), catalog.FileName, catalog.LowerFileName)
 	}
 
+	out := io.Out
+	var report bytes.Buffer
+	if opts.Output != "" {
+		out = &report
+	}
 	switch opts.Format {
 	case "json":
-		err = lint.WriteJSON(io.Out, res)
+		err = lint.WriteJSON(out, res)
 	case "sarif":
-		err = lint.WriteSARIF(io.Out, res, lint.SARIFOptions{Version: buildVersion(), BaseDir: lintWorkDir(opts)})
+		err = lint.WriteSARIF(out, res, lint.SARIFOptions{Version: buildVersion(), BaseDir: lintWorkDir(opts)})
 	case "github":
-		err = lint.WriteGitHub(io.Out, res)
+		err = lint.WriteGitHub(out, res)
 	default:
 		topt := lint.TextOptions{Color: opts.Color}
-		if err = lint.WriteText(io.Out, res.Diagnostics(), res.Sources(), topt); err == nil {
-			err = lint.WriteSummary(io.Out, res, topt)
+		if err = lint.WriteText(out, res.Diagnostics(), res.Sources(), topt); err == nil {
+			err = lint.WriteSummary(out, res, topt)
+		}
+	}
+	if err == nil && opts.Output != "" {
+		if werr := writeFileAtomic(opts.Output, report.Bytes()); werr != nil {
+			return usageError("write %s: %v", opts.Output, werr)
 		}
 	}
 	if err != nil {
@@ -154,4 +217,51 @@ func quoteAll(s []string) []string {
 		out[i] = strconv.Quote(v)
 	}
 	return out
+}
+
+// checkRuleIDs refuses a rule list with an ID skillc does not know, or one
+// only skillc itself reports (which no config can turn off either).
+func checkRuleIDs(flag string, ids []string) error {
+	for _, id := range ids {
+		r := lint.Lookup(id)
+		switch {
+		case r == nil && lint.Suggest(id) != "":
+			return usageError("%s: unknown rule %q; did you mean %q? (skillc rules lists them)", flag, id, lint.Suggest(id))
+		case r == nil:
+			return usageError("%s: unknown rule %q (skillc rules lists them)", flag, id)
+		case r.Run == nil:
+			return usageError("%s: rule %q is reported by skillc itself and cannot be selected or ignored", flag, id)
+		}
+	}
+	return nil
+}
+
+// selectRules applies --select and --ignore to a copy of cfg: with a
+// selection, every other rule is off and a selected rule the config turned
+// off runs at its default severity (the command line is the later word, as
+// in ruff); an ignored rule is off, selected or not.
+func selectRules(cfg *lint.Config, sel, ignore []string) *lint.Config {
+	if len(sel) == 0 && len(ignore) == 0 {
+		return cfg
+	}
+	c := *cfg
+	c.Rules = maps.Clone(cfg.Rules)
+	if c.Rules == nil {
+		c.Rules = map[string]compiler.Severity{}
+	}
+	if len(sel) > 0 {
+		for _, r := range lint.Rules {
+			switch {
+			case r.Run == nil:
+			case !slices.Contains(sel, r.ID):
+				c.Rules[r.ID] = lint.RuleOff
+			case c.Rules[r.ID] == lint.RuleOff:
+				delete(c.Rules, r.ID)
+			}
+		}
+	}
+	for _, id := range ignore {
+		c.Rules[id] = lint.RuleOff
+	}
+	return &c
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/internal/golden"
 	"github.com/skillc/skillc/lint"
 )
@@ -43,6 +44,14 @@ func TestNewCmdLintFlags(t *testing.T) {
 		{args: "-f github -c c.yaml", want: LintOptions{Format: "github", FailOn: "error", ConfigPath: "c.yaml"}},
 		{args: "--format xml", wantErr: `unknown format "xml"`},
 		{args: "--fail-on fatal", wantErr: `--fail-on: unknown severity "fatal"`},
+		{args: "--select cycle,unknown-target --select unknown-tool --ignore goal-too-long -o r.txt x",
+			want: LintOptions{Paths: []string{"x"}, Format: "text", FailOn: "error", Output: "r.txt",
+				Select: []string{"cycle", "unknown-target", "unknown-tool"}, Ignore: []string{"goal-too-long"}}},
+		{args: "--stdin-filename skills/a/SKILL.md -", want: LintOptions{Paths: []string{"-"}, Format: "text", FailOn: "error", StdinFilename: "skills/a/SKILL.md"}},
+		{args: "--select cycel", wantErr: `--select: unknown rule "cycel"; did you mean "cycle"?`},
+		{args: "--ignore invalid-config", wantErr: `rule "invalid-config" is reported by skillc itself`},
+		{args: "- a.md", wantErr: "must be the only path"},
+		{args: "--stdin-filename a.md a.md", wantErr: "give the path -"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
@@ -63,7 +72,9 @@ func TestNewCmdLintFlags(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got.Format != tt.want.Format || got.FailOn != tt.want.FailOn || got.ConfigPath != tt.want.ConfigPath ||
-				got.NoColor != tt.want.NoColor || strings.Join(got.Paths, " ") != strings.Join(tt.want.Paths, " ") {
+				got.NoColor != tt.want.NoColor || strings.Join(got.Paths, " ") != strings.Join(tt.want.Paths, " ") ||
+				got.Output != tt.want.Output || got.StdinFilename != tt.want.StdinFilename ||
+				strings.Join(got.Select, ",") != strings.Join(tt.want.Select, ",") || strings.Join(got.Ignore, ",") != strings.Join(tt.want.Ignore, ",") {
 				t.Errorf("options = %+v, want %+v", *got, tt.want)
 			}
 			if got.Color {
@@ -205,5 +216,40 @@ func TestLintCorpus(t *testing.T) {
 		if code != exitFindings || out.Len() == 0 || errOut.Len() != 0 {
 			t.Errorf("%s: exit %d, %d bytes out, stderr %q", format, code, out.Len(), errOut)
 		}
+	}
+}
+
+// TestSelectRules: --select and --ignore act on a copy of the config, over
+// what it says; the rules skillc itself reports are left alone.
+func TestSelectRules(t *testing.T) {
+	cfg := lint.DefaultConfig()
+	cfg.Rules = map[string]compiler.Severity{"cycle": lint.RuleOff, "unknown-tool": compiler.SeverityError}
+	got := selectRules(cfg, []string{"cycle", "unknown-tool", "goal-too-long"}, []string{"goal-too-long"})
+	if len(cfg.Rules) != 2 || cfg.Rules["cycle"] != lint.RuleOff {
+		t.Errorf("the config was changed: %v", cfg.Rules)
+	}
+	for _, r := range lint.Rules {
+		sev, set := got.Rules[r.ID]
+		switch r.ID {
+		case "cycle": // selected, the config's off undone
+			if set {
+				t.Errorf("cycle = %v, want its default", sev)
+			}
+		case "unknown-tool": // selected, the config's severity kept
+			if sev != compiler.SeverityError {
+				t.Errorf("unknown-tool = %v, want error", sev)
+			}
+		case "unreadable", "unknown-rule", "invalid-config":
+			if set {
+				t.Errorf("%s is set: %v", r.ID, sev)
+			}
+		default: // not selected, or ignored
+			if sev != lint.RuleOff {
+				t.Errorf("%s = %v, want off", r.ID, sev)
+			}
+		}
+	}
+	if selectRules(cfg, nil, nil) != cfg {
+		t.Error("no flags: the config itself")
 	}
 }

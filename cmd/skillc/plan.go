@@ -166,6 +166,8 @@ missing failure edge fail.`,
 	makeCmd.Flags().StringVar(&mk.Title, "title", "", "the plan's title (with --skill: instead of the skill's)")
 	makeCmd.Flags().StringVar(&mk.Objective, "objective", "", "one line on what the plan is for, shown under the title (at most 500 characters)")
 	makeCmd.Flags().StringVar(&mk.StepsFile, "steps", "", "JSON `FILE` of steps, or - for stdin")
+	_ = makeCmd.RegisterFlagCompletionFunc("skill", completeSkill)
+	_ = makeCmd.MarkFlagDirname("skills")
 
 	view := &PlanViewOptions{PlanOptions: opts}
 	viewCmd := &cobra.Command{

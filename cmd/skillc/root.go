@@ -66,7 +66,10 @@ func newRootCmd(io *IOStreams) *cobra.Command {
 an agent can follow and a machine can check.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version prints what `skillc version` prints.
+		Version: buildVersion(),
 	}
+	root.SetVersionTemplate(versionText())
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetIn(io.In)

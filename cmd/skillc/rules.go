@@ -51,7 +51,8 @@ func NewCmdExplain(io *IOStreams, runF func(*RulesOptions) error) *cobra.Command
 		Short: "Explain a lint rule, with a bad and a good example",
 		Example: `  skillc explain unknown-target
   skillc explain question-without-branch`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeRule,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Rule = args[0]
 			if runF != nil {

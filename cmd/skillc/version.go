@@ -21,6 +21,11 @@ func buildVersion() string {
 	return "(devel)"
 }
 
+// versionText is what `skillc version` and `skillc --version` print.
+func versionText() string {
+	return fmt.Sprintf("skillc %s (skill format %d)\n", buildVersion(), 1)
+}
+
 // NewCmdVersion prints the version.
 func NewCmdVersion(io *IOStreams) *cobra.Command {
 	return &cobra.Command{
@@ -28,7 +33,7 @@ func NewCmdVersion(io *IOStreams) *cobra.Command {
 		Short: "Print the skillc version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprintf(io.Out, "skillc %s (skill format %d)\n", buildVersion(), 1)
+			_, err := fmt.Fprint(io.Out, versionText())
 			return err
 		},
 	}
