@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 )
@@ -294,7 +295,11 @@ func (c *compilation) reportSplit(l *ast.List, at ast.Node, next int) {
 	if need > 0 {
 		d.Detail = fmt.Sprintf("skillc reads one procedure, but other renderers show two lists and a %s outside step %s: indent it by %d more space%s, to column %d under the text of step %s",
 			c.blockName([]ast.Node{at}), lastID, need, plural(need), content+1, lastID)
-		d.Suggestion = strings.Repeat(" ", content) + strings.TrimLeft(string(c.src[s:c.lineEnd(s)]), " \t")
+		// The fix is the line re-indented; a line that is not UTF-8 (an
+		// invalid-encoding error already) gets no fix to copy.
+		if line := c.src[s:c.lineEnd(s)]; utf8.Valid(line) {
+			d.Suggestion = strings.Repeat(" ", content) + strings.TrimLeft(string(line), " \t")
+		}
 	} else {
 		d.Detail = fmt.Sprintf("skillc reads one procedure, but other renderers show two lists: indent the %s to column %d, under the text of step %s", c.blockName([]ast.Node{at}), content+1, lastID)
 	}

@@ -50,13 +50,16 @@ func WriteGitHub(w io.Writer, r *Result) error {
 }
 
 // escapeData escapes a workflow command's message as the runner expects
-// (actions/toolkit, command.ts escapeData).
+// (actions/toolkit, command.ts escapeData). A message may quote a line of a
+// file that is not UTF-8 (the file then has an invalid-encoding finding);
+// the runner reads UTF-8, so such bytes become U+FFFD, as in the JSON and
+// SARIF reports.
 func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(strings.ToValidUTF8(s, "\uFFFD"))
 }
 
 // escapeProperty escapes a property value (command.ts escapeProperty):
 // also ':' and ',', which delimit properties.
 func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(strings.ToValidUTF8(s, "\uFFFD"))
 }
