@@ -118,8 +118,7 @@ func judge(file string, src []byte, opts lint.Options) (out *Skill) {
 	if sk.Name != "" {
 		out.Name = sk.Name
 	}
-	out.Invalid = lint.Errors(sk, compiled)
-	out.Diags = lint.Check(sk, compiled, opts)
+	out.Diags, out.Invalid = lint.Judge(sk, compiled, opts)
 	return out
 }
 

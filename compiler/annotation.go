@@ -657,12 +657,15 @@ func parseBound(s string, i int) (boundSyntax, bool) {
 	if n, ok := atoiSmall(s[j:i]); ok && n > 0 {
 		b.rounds = n
 	} else {
+		// A spelled-out number is a whole word of ASCII letters: look the
+		// word up rather than try every number at i.
 		i = j
-		for w, n := range numberWords {
-			if word(w) {
-				b.rounds = n
-				break
-			}
+		k := i
+		for k < len(s) && isWordByte(s[k]) {
+			k++
+		}
+		if n, ok := numberWords[strings.ToLower(s[i:k])]; ok {
+			b.rounds, i = n, k
 		}
 	}
 	if b.rounds == 0 {

@@ -26,6 +26,10 @@ func TestLoopAnnotations(t *testing.T) {
 		{"bound and a note", "on failure: 2 (at most 3 times) - the API is flaky", "2", 3, "", "the API is flaky", "2", "at most 3 times) - the API is flaky"},
 		{"a note is no bound", "on failure: end - answer from the thread", "end", 0, "", "answer from the thread", "end", "answer from the thread"},
 		{"a number in a note is no bound", "on failure: 2 (see 3 below)", "2", 0, "", "see 3 below", "2", "see 3 below"},
+		{"a number word in any case", "on failure: 2 (Up To THREE times)", "2", 3, "", "", "2", "Up To THREE times"},
+		{"once", "on failure: 2 (once)", "2", 1, "", "", "2", "once"},
+		{"a number word is a whole word", "on failure: 2 (up to tens of times)", "2", 0, "", "up to tens of times", "2", "up to tens of times"},
+		{"joined words are one word", "on failure: 2 (at most two-three times)", "2", 0, "", "at most two-three times", "2", "at most two-three times"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

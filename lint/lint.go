@@ -104,6 +104,25 @@ func LintSource(filename string, src []byte, opts Options) compiler.Diagnostics 
 // severities and suppressions. `skillc compile` and `skillc graph` call it
 // too, so every command judges a skill the same way. The result is sorted.
 func Check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) compiler.Diagnostics {
+	out, _ := check(sk, compiled, opts)
+	return out
+}
+
+// Judge is Check and Errors of one compiled skill, with graph.Check run
+// once where it can be: Errors judges at the runtime's limits, so the
+// configured pass's graph analysis is reused when the config's limits are
+// those. catalog judges every skill it reads this way.
+func Judge(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) (diags, invalid compiler.Diagnostics) {
+	diags, results := check(sk, compiled, opts)
+	var shared map[*Analysis]any
+	if g, ok := results[GraphAnalysis]; ok && (opts.Config == nil || opts.Config.Limits == DefaultConfig().Limits) {
+		shared = map[*Analysis]any{GraphAnalysis: g}
+	}
+	return diags, errorsOf(sk, compiled, shared)
+}
+
+// check is Check, also returning the analyses its rules computed.
+func check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) (compiler.Diagnostics, map[*Analysis]any) {
 	cfg := opts.Config
 	if cfg == nil {
 		cfg = DefaultConfig()
@@ -151,7 +170,7 @@ func Check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) comp
 	}
 	out = append(out, unknownRules...)
 	out.Sort()
-	return out
+	return out, pass.results
 }
 
 // Errors returns what makes a compiled skill no valid plan template: the
@@ -164,6 +183,12 @@ func Check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) comp
 // and the server's make_plan all refuse on these, so what they refuse lint
 // reports as an error. The result is sorted.
 func Errors(sk *compiler.Skill, compiled compiler.Diagnostics) compiler.Diagnostics {
+	return errorsOf(sk, compiled, nil)
+}
+
+// errorsOf is Errors, starting from analyses already computed at the
+// default config (results, which may be nil).
+func errorsOf(sk *compiler.Skill, compiled compiler.Diagnostics, results map[*Analysis]any) compiler.Diagnostics {
 	var out compiler.Diagnostics
 	for _, d := range compiled {
 		if d.Severity == compiler.SeverityError {
@@ -176,7 +201,7 @@ func Errors(sk *compiler.Skill, compiled compiler.Diagnostics) compiler.Diagnost
 	var found compiler.Diagnostics
 	// No upstream: the compiler's errors are in out already, and a rule
 	// that also forwards some must not add them twice.
-	pass := &Pass{Skill: sk, Config: DefaultConfig(), out: &found}
+	pass := &Pass{Skill: sk, Config: DefaultConfig(), results: results, out: &found}
 	for _, r := range Rules {
 		if r.Source != "graph" && r.Source != "spec" {
 			continue

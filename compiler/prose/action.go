@@ -65,10 +65,25 @@ func guarded(ts []token, i int) bool {
 	return false
 }
 
+// opensAction reports whether w is a word an action can begin with. Every
+// edge, wait, global statement and unread the reader reports is read by
+// action from such a word, so a text without one reads as nothing
+// (mayAct).
+func opensAction(w string) bool {
+	switch w {
+	case "wait", "done", "finished", "until":
+		return true
+	}
+	return isActionVerb(w)
+}
+
 // action reads an action starting at word i, governed by condition c (nil
 // for none), and returns the index after what it read.
 func (r *reader) action(ts []token, i int, c *cond) (int, bool) {
 	w := ts[i].text
+	if !opensAction(w) {
+		return 0, false
+	}
 	switch {
 	case w == "stop" || w == "abort" || w == "halt":
 		return r.stop(ts, i, c)

@@ -134,6 +134,14 @@ type Buffer struct {
 
 // Read is Read, reusing b's tokens.
 func (b *Buffer) Read(text string, ctx Context) Reading {
+	if !mayAct(text) {
+		return Reading{} // most steps state no branch: skip tokenizing them
+	}
+	return b.read(text, ctx)
+}
+
+// read is Read without the prefilter.
+func (b *Buffer) read(text string, ctx Context) Reading {
 	r := &reader{text: text, ctx: ctx, pos: position(ctx)}
 	b.toks = tokenize(text, b.toks[:0])
 	r.toks = b.toks

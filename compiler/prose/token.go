@@ -215,3 +215,42 @@ func fold(w string) string {
 	}
 	return w
 }
+
+// mayAct reports whether text may hold a word that opens an action
+// (opensAction); when it does not, Read finds nothing in it. It looks at
+// bytes only: in ASCII text every word token is a maximal run of ASCII
+// letters and digits (a word starts after a byte that is neither and ends
+// before one), lowercased, so a run that is no opener is no opener's
+// token. Text with any other byte goes to the reader, because lowercasing
+// can make ASCII of it ("\u212a" is "k").
+func mayAct(text string) bool {
+	var buf [16]byte // longer than any opener
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		if !isAlnumASCII(c) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isAlnumASCII(text[j]) {
+			j++
+		}
+		if j-i <= len(buf) {
+			w := buf[:0]
+			for _, c := range []byte(text[i:j]) {
+				if c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				w = append(w, c)
+			}
+			if opensAction(string(w)) {
+				return true
+			}
+		}
+		i = j
+	}
+	return false
+}

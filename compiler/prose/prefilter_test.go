@@ -1,0 +1,67 @@
+package prose
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// prefilterTexts are texts around the prefilter's edges: openers in every
+// case, inside longer words and joined words, after non-ASCII bytes.
+var prefilterTexts = []string{
+	"", "Note the result in the thread.", "Do step 4 of the **procedure** with care.",
+	"GO TO STEP 4.", "Go-to step 4.", "going to step 4", "ago, go", "#go to 4", "Undone. Until done.",
+	"Then STOP.", "wait", "Waiting for approval.", "Proceed—to step 2", "“go to step 1”", "go’s", "ſkip to step 2",
+	"s\u212aip to step 2", "F\u0130NISHED", "If not, stop. Repeat until done. Wait for approval.",
+	"You are finished here.", "Retry (at most 3 times).", "Begin again from step 1.", "resume at step 2",
+	"Continue to the next step even if a previous step fails.", "x" + strings.Repeat("a", 40) + " jump to 2",
+}
+
+// TestPrefilter: Read with the prefilter reads what the reader reads
+// without it, on the texts above, every FuzzRead seed and every line and
+// paragraph of the repository's skills.
+func TestPrefilter(t *testing.T) {
+	texts := append([]string(nil), prefilterTexts...)
+	err := filepath.WalkDir("../../testdata", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		texts = append(texts, string(src))
+		texts = append(texts, strings.Split(string(src), "\n")...)
+		texts = append(texts, strings.Split(string(src), "\n\n")...)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped := 0
+	var b Buffer
+	for _, text := range texts {
+		want := b.read(text, ctx)
+		if got := b.Read(text, ctx); !reflect.DeepEqual(got, want) {
+			t.Errorf("Read(%q) = %s, the reader says %s", text, show(got), show(want))
+		}
+		if !mayAct(text) {
+			skipped++
+		}
+	}
+	if skipped == 0 || skipped == len(texts) {
+		t.Errorf("the prefilter skipped %d of %d texts", skipped, len(texts))
+	}
+}
+
+// FuzzPrefilter: the prefilter never hides what the reader reads.
+func FuzzPrefilter(f *testing.F) {
+	for _, s := range prefilterTexts {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var b Buffer
+		if want := b.read(text, ctx); !reflect.DeepEqual(Read(text, ctx), want) {
+			t.Fatalf("Read(%q) differs from the reader's %s", text, show(want))
+		}
+	})
+}
