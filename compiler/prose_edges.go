@@ -270,22 +270,7 @@ func readStep(buf *prose.Buffer, s *Skill, i int, ids []string, index map[string
 		next = s.Steps[i+1].ID
 	}
 	rd := buf.Read(text, prose.Context{Step: st.ID, Steps: ids, Next: next, Phases: ph, Index: index})
-	for k := range rd.Edges {
-		rd.Edges[k].Start += from
-		rd.Edges[k].End += from
-	}
-	for k := range rd.Waits {
-		rd.Waits[k].Start += from
-		rd.Waits[k].End += from
-	}
-	for k := range rd.Globals {
-		rd.Globals[k].Start += from
-		rd.Globals[k].End += from
-	}
-	for k := range rd.Unread {
-		rd.Unread[k].Start += from
-		rd.Unread[k].End += from
-	}
+	rd.Shift(from)
 	rd.Edges = slices.DeleteFunc(rd.Edges, func(e prose.Edge) bool { return namesOwnItem(st, e) })
 	return rd
 }

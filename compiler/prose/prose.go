@@ -118,6 +118,23 @@ type Reading struct {
 	Unread  []Unread
 }
 
+// Shift moves every offset of r by n: a reading of a step's text made into
+// offsets of the file the step is in.
+func (r *Reading) Shift(n int) {
+	for k := range r.Edges {
+		r.Edges[k].Start, r.Edges[k].End = r.Edges[k].Start+n, r.Edges[k].End+n
+	}
+	for k := range r.Waits {
+		r.Waits[k].Start, r.Waits[k].End = r.Waits[k].Start+n, r.Waits[k].End+n
+	}
+	for k := range r.Globals {
+		r.Globals[k].Start, r.Globals[k].End = r.Globals[k].Start+n, r.Globals[k].End+n
+	}
+	for k := range r.Unread {
+		r.Unread[k].Start, r.Unread[k].End = r.Unread[k].Start+n, r.Unread[k].End+n
+	}
+}
+
 // Read reads the text of one step. It never panics, and every offset it
 // returns lies within text.
 func Read(text string, ctx Context) Reading {
