@@ -376,6 +376,17 @@ func (g *Graph) Problems() []Problem {
 	return ps
 }
 
+// loopIDs is the shortest loop through comp's earliest step (loopThrough)
+// as node indexes, and as step IDs closed by its first again, for messages.
+func (g *Graph) loopIDs(comp []int32, parent []int32) ([]int32, []string) {
+	loop := g.loopThrough(comp, parent)
+	ids := make([]string, 0, len(loop)+1)
+	for _, v := range loop {
+		ids = append(ids, g.nodes[v])
+	}
+	return loop, append(ids, ids[0])
+}
+
 func (g *Graph) checkCycles() []Problem {
 	var ps []Problem
 	var parent []int32
@@ -383,12 +394,7 @@ func (g *Graph) checkCycles() []Problem {
 		if parent == nil {
 			parent = g.loopScratch()
 		}
-		loop := g.loopThrough(comp, parent)
-		ids := make([]string, 0, len(loop)+1)
-		for _, v := range loop {
-			ids = append(ids, g.nodes[v])
-		}
-		ids = append(ids, ids[0])
+		loop, ids := g.loopIDs(comp, parent)
 		first := g.nodes[loop[0]]
 		last := g.nodes[loop[len(loop)-1]]
 		back := g.edgeBetween(last, first)

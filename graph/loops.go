@@ -153,12 +153,7 @@ func (g *Graph) checkLoops() []Problem {
 		if parent == nil {
 			parent = g.loopScratch()
 		}
-		loop := g.loopThrough(comp, parent)
-		ids := make([]string, 0, len(loop)+1)
-		for _, v := range loop {
-			ids = append(ids, g.nodes[v])
-		}
-		ids = append(ids, ids[0])
+		loop, ids := g.loopIDs(comp, parent)
 		first := g.nodes[loop[0]]
 		if !exit && !defaulted {
 			ps = append(ps, Problem{

@@ -146,41 +146,34 @@ func (pl *Planner) History(ctx context.Context, key store.Key) (*Result, error) 
 // position are kept, and the result's notice says so and names the
 // position.
 func (pl *Planner) Update(ctx context.Context, key store.Key, ch plan.Changes) (*Result, error) {
-	var off []string
-	p, err := store.Change(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, *plan.Event, error) {
-		if cur == nil {
-			return nil, nil, noPlan()
-		}
-		next, err := plan.Update(cur, ch, pl.now())
-		if err != nil {
-			return nil, nil, err
-		}
-		off = plan.OffPosition(cur, next, ch)
-		ev := plan.NewEvent(plan.ToolUpdate, ch, next, off)
-		return next, &ev, nil
+	return pl.record(ctx, key, plan.ToolUpdate, ch, func(cur *plan.Plan) (*plan.Plan, error) {
+		return plan.Update(cur, ch, pl.now())
 	})
-	if err != nil {
-		return nil, err
-	}
-	r := pl.result(p, nil)
-	r.Notice = plan.OffPositionNotice(off, p)
-	return r, nil
 }
 
 // Close records step outcomes and closes the plan in one write
 // (close_plan). An empty status is derived from the path.
 func (pl *Planner) Close(ctx context.Context, key store.Key, note string, status plan.Status, ch plan.Changes) (*Result, error) {
+	return pl.record(ctx, key, plan.ToolClose, ch, func(cur *plan.Plan) (*plan.Plan, error) {
+		return plan.Close(cur, note, status, ch, pl.now())
+	})
+}
+
+// record applies one tool's change ch to the session's plan with apply, in
+// one compare-and-swap write with its history event, and says in the
+// result's notice which steps it recorded off the position.
+func (pl *Planner) record(ctx context.Context, key store.Key, tool string, ch plan.Changes, apply func(cur *plan.Plan) (*plan.Plan, error)) (*Result, error) {
 	var off []string
 	p, err := store.Change(ctx, pl.Store, key, func(cur *plan.Plan) (*plan.Plan, *plan.Event, error) {
 		if cur == nil {
 			return nil, nil, noPlan()
 		}
-		next, err := plan.Close(cur, note, status, ch, pl.now())
+		next, err := apply(cur)
 		if err != nil {
 			return nil, nil, err
 		}
 		off = plan.OffPosition(cur, next, ch)
-		ev := plan.NewEvent(plan.ToolClose, ch, next, off)
+		ev := plan.NewEvent(tool, ch, next, off)
 		return next, &ev, nil
 	})
 	if err != nil {
