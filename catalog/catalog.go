@@ -54,10 +54,10 @@ type Skill struct {
 // It is empty when s can.
 func (s *Skill) Errors() compiler.Diagnostics {
 	var out compiler.Diagnostics
-	seen := map[compiler.Diagnostic]bool{}
+	seen := map[compiler.Key]bool{}
 	for _, list := range []compiler.Diagnostics{s.Diags, s.Invalid} {
 		for _, d := range list {
-			key := d
+			key := d.Key()
 			key.Severity = compiler.SeverityError
 			if d.Severity == compiler.SeverityError && !seen[key] {
 				seen[key] = true

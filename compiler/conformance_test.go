@@ -86,12 +86,12 @@ var movedChecks = map[string]bool{
 // lint.Errors, which TestMovedChecksAreErrors holds to).
 func withMovedChecks(s *compiler.Skill, diags compiler.Diagnostics) compiler.Diagnostics {
 	out := append(compiler.Diagnostics(nil), diags...)
-	compiled := make(map[compiler.Diagnostic]bool, len(diags))
+	compiled := make(map[compiler.Key]bool, len(diags))
 	for _, d := range diags {
-		compiled[d] = true
+		compiled[d.Key()] = true
 	}
 	for _, d := range lint.Check(s, diags, lint.Options{}) {
-		if movedChecks[d.Rule] && !compiled[d] {
+		if movedChecks[d.Rule] && !compiled[d.Key()] {
 			out = append(out, d)
 		}
 	}
@@ -110,12 +110,12 @@ func TestMovedChecksAreErrors(t *testing.T) {
 		}
 		for _, strict := range []bool{false, true} {
 			s, diags := compiler.Compile(in, src, compiler.Options{Strict: strict})
-			invalid := map[compiler.Diagnostic]bool{}
+			invalid := map[compiler.Key]bool{}
 			for _, d := range lint.Errors(s, diags) {
-				invalid[d] = true
+				invalid[d.Key()] = true
 			}
 			for _, d := range lint.Check(s, diags, lint.Options{}) {
-				if movedChecks[d.Rule] && d.Severity == compiler.SeverityError && !invalid[d] {
+				if movedChecks[d.Rule] && d.Severity == compiler.SeverityError && !invalid[d.Key()] {
 					t.Errorf("%s (strict %v): %s [%s] is not in lint.Errors", in, strict, d.Summary, d.Rule)
 				}
 			}

@@ -92,6 +92,30 @@ type Diagnostic struct {
 	// Suggestion is what the author could write instead, or is empty:
 	// `no (many): 4` for `many: 4`, or a near-miss step ID.
 	Suggestion string
+	// Fixes are exact edits that would resolve the problem, best first.
+	// A fix is offered only after the file was linted again with it
+	// applied and nothing new was found (lint's fix check).
+	Fixes []Fix
+}
+
+// Fix is one way to resolve a diagnostic: edits to apply together.
+type Fix struct {
+	// Title says what the fix does, for a code action or --diff header:
+	// "replace \"many\" with \"no (many)\"".
+	Title string `json:"title"`
+	// Safe fixes keep the author's meaning and are applied by --fix;
+	// unsafe ones (a guessed name, an inferred edge written out) need
+	// --unsafe-fixes or a person choosing the code action.
+	Safe bool `json:"safe"`
+	// Edits do not overlap; each replaces its range's bytes with NewText.
+	Edits []Edit `json:"edits"`
+}
+
+// Edit replaces the source bytes in Range (Start.Byte to End.Byte) with
+// NewText. An empty range inserts.
+type Edit struct {
+	Range   Range  `json:"range"`
+	NewText string `json:"new_text"`
 }
 
 // MarshalJSON gives diagnostics a stable lowercase shape.
@@ -103,11 +127,25 @@ func (d Diagnostic) MarshalJSON() ([]byte, error) {
 		Detail     string `json:"detail,omitempty"`
 		Range      Range  `json:"range"`
 		Suggestion string `json:"suggestion,omitempty"`
-	}{d.Severity.String(), d.Rule, d.Summary, d.Detail, d.Range, d.Suggestion})
+		Fixes      []Fix  `json:"fixes,omitempty"`
+	}{d.Severity.String(), d.Rule, d.Summary, d.Detail, d.Range, d.Suggestion, d.Fixes})
 }
 
 func (d Diagnostic) Error() string {
 	return fmt.Sprintf("%s: %s: %s [%s]", d.Range, d.Severity, d.Summary, d.Rule)
+}
+
+// Key is what makes two diagnostics the same finding: a comparable value
+// (a Diagnostic is not, for its fixes), for sets of findings.
+type Key struct {
+	Severity                          Severity
+	Rule, Summary, Detail, Suggestion string
+	Range                             Range
+}
+
+// Key returns d's identity without its fixes.
+func (d Diagnostic) Key() Key {
+	return Key{d.Severity, d.Rule, d.Summary, d.Detail, d.Suggestion, d.Range}
 }
 
 // Diagnostics is a list of diagnostics.
