@@ -379,13 +379,15 @@ func isHeading(text []byte) bool {
 func countInlineMarks(text []byte) int {
 	n := 0
 	for _, b := range text {
-		switch b {
-		case '*', '_', '`', '[', '<', '&', '\\':
-			n++
-		}
+		n += int(inlineMark[b])
 	}
 	return n
 }
+
+// inlineMark is 1 for the bytes countInlineMarks counts: a table, as the
+// count runs over every byte of every file linted, and a lookup is a third
+// of the cost of a seven-way comparison.
+var inlineMark = [256]uint8{'*': 1, '_': 1, '`': 1, '[': 1, '<': 1, '&': 1, '\\': 1}
 
 // looksLikeLinkDef reports whether text may start a link reference
 // definition, "[label]: destination": an overestimate is harmless, as only
