@@ -96,7 +96,10 @@ func (s *Skill) Template() *graph.Template {
 // judge compiles src and completes its findings with lint's checks under
 // opts. The compiler promises never to panic; should it break that promise
 // on one skill, the finding says so and every other skill is still judged.
-func judge(file string, src []byte, opts lint.Options) (out *Skill) {
+//
+// A skill judged only to report its findings (report) is compiled without
+// its steps' details, which nothing then reads.
+func judge(file string, src []byte, opts lint.Options, report bool) (out *Skill) {
 	out = &Skill{File: file}
 	defer func() {
 		if r := recover(); r != nil {
@@ -113,7 +116,9 @@ func judge(file string, src []byte, opts lint.Options) (out *Skill) {
 	if opts.Config != nil {
 		out.loopRounds = opts.Config.Limits.LoopRounds
 	}
-	sk, compiled := compiler.Compile(file, src, opts.CompilerOptions())
+	copts := opts.CompilerOptions()
+	copts.NoDetails = report
+	sk, compiled := compiler.Compile(file, src, copts)
 	out.Skill = sk
 	if sk.Name != "" {
 		out.Name = sk.Name
@@ -156,7 +161,7 @@ func Load(arg string, opts lint.Options) (*Skill, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %q: %v", path, unwrapPath(err))
 	}
-	return judge(path, src, opts), nil
+	return judge(path, src, opts, false), nil
 }
 
 // maxSize is the read bound: opts.MaxSize, with the compiler's meaning of
@@ -177,7 +182,7 @@ func Lint(paths []string, opts lint.Options) *lint.Result {
 	// Each file is cut down to what the report needs as soon as it is
 	// judged: keeping every compiled skill until the end would hold a
 	// large run's whole IR in memory (2.5x the peak RSS on 2,000 skills).
-	loadEach(files, opts, func(i int, sk *Skill, problem *compiler.Diagnostic) {
+	loadEach(files, opts, true, func(i int, sk *Skill, problem *compiler.Diagnostic) {
 		if problem != nil {
 			res.Files[i] = &lint.File{Path: problem.Range.Filename, Diags: compiler.Diagnostics{*problem}, Unreadable: true}
 			return
@@ -191,10 +196,10 @@ func Lint(paths []string, opts lint.Options) *lint.Result {
 	return res
 }
 
-// loadEach reads and judges files in parallel, bounded by opts.Workers
+// loadEach reads and judges files (to report: see judge) in parallel, bounded by opts.Workers
 // (0: one per CPU), and hands each to done with its index: its skill, or
 // why it could not be read. done runs on the workers, for distinct i.
-func loadEach(files []file, opts lint.Options, done func(i int, sk *Skill, problem *compiler.Diagnostic)) {
+func loadEach(files []file, opts lint.Options, report bool, done func(i int, sk *Skill, problem *compiler.Diagnostic)) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -212,7 +217,7 @@ func loadEach(files []file, opts lint.Options, done func(i int, sk *Skill, probl
 					done(i, nil, &d)
 					continue
 				}
-				done(i, judge(f.path, src, opts), nil)
+				done(i, judge(f.path, src, opts, report), nil)
 			}
 		})
 	}
@@ -249,6 +254,6 @@ func LintReader(file string, r io.Reader, opts lint.Options) *lint.Result {
 		d := unreadable(file, err)
 		return &lint.Result{Files: []*lint.File{{Path: file, Diags: compiler.Diagnostics{d}, Unreadable: true}}}
 	}
-	sk := judge(file, src, opts)
+	sk := judge(file, src, opts, false)
 	return &lint.Result{Files: []*lint.File{{Path: file, Source: sk.Skill.Source, Diags: sk.Diags}}}
 }

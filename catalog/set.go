@@ -43,7 +43,7 @@ func LoadSet(dirs []string, opts lint.Options) (*Set, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read shipped skill %q: %w", name, err)
 		}
-		s.byName[name] = judge("skills/"+file, src, opts)
+		s.byName[name] = judge("skills/"+file, src, opts, false)
 	}
 	for _, dir := range dirs {
 		st, err := os.Stat(dir)
@@ -65,7 +65,7 @@ func LoadSet(dirs []string, opts lint.Options) (*Set, error) {
 	}
 	loaded := make([]*Skill, len(files))
 	unread := make([]*compiler.Diagnostic, len(files))
-	loadEach(files, opts, func(i int, sk *Skill, problem *compiler.Diagnostic) { loaded[i], unread[i] = sk, problem })
+	loadEach(files, opts, false, func(i int, sk *Skill, problem *compiler.Diagnostic) { loaded[i], unread[i] = sk, problem })
 	fromDirs := map[string]string{}
 	for i, sk := range loaded {
 		if unread[i] != nil {

@@ -387,7 +387,9 @@ func (c *compilation) finish(builds []*stepBuild) {
 	for _, b := range builds {
 		c.resolveEdges(r, b)
 		c.checkUnknownKeys(r, b)
-		b.st.Detail = c.detail(b)
+		if !c.noDetails {
+			b.st.Detail = c.detail(b)
+		}
 		if c.infer {
 			c.subLists(b)
 		}

@@ -89,7 +89,9 @@ func (r *Result) Count() (errs, warns, infos int) {
 // LintSource lints one skill's bytes: compile, then Check. The result is
 // sorted.
 func LintSource(filename string, src []byte, opts Options) compiler.Diagnostics {
-	sk, diags := compiler.Compile(filename, src, opts.CompilerOptions())
+	copts := opts.CompilerOptions()
+	copts.NoDetails = true // only findings leave here
+	sk, diags := compiler.Compile(filename, src, copts)
 	if sk == nil {
 		sk = &compiler.Skill{Filename: filename, Source: src}
 	}
