@@ -128,13 +128,17 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 		}
 		return s.handle(ctx, c, req)
 	}
-	conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rwc, codec{}), jsonrpc2.HandlerWithError(handle),
-		jsonrpc2.SetLogger(s.log))
+	// The connection reads, and so may notify, before NewConn returns.
+	ready := make(chan struct{})
 	s.notify = func(method string, params any) {
+		<-ready
 		if err := conn.Notify(ctx, method, params); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
 			s.log.Printf("notify %s: %v", method, err)
 		}
 	}
+	conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rwc, codec{}), jsonrpc2.HandlerWithError(handle),
+		jsonrpc2.SetLogger(s.log))
+	close(ready)
 	select {
 	case <-conn.DisconnectNotify():
 	case <-ctx.Done():
@@ -145,6 +149,10 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	}
 	return nil
 }
+
+// codeServerNotInitialized is LSP's error code for a request before
+// initialize.
+const codeServerNotInitialized = -32002
 
 // handle runs one message through glsp's method table. A handler that
 // panics costs the client that one answer, never the server.
@@ -166,6 +174,10 @@ func (s *Server) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 		s.notify(protocol.ServerWindowLogMessage, protocol.LogMessageParams{Type: protocol.MessageTypeWarning,
 			Message: "skillc: skipped a message it could not read: " + p.Problem})
 		return nil, nil
+	}
+	if !s.handler.IsInitialized() && req.Method != protocol.MethodInitialize {
+		// glsp refuses these too, but with no code; LSP has one for it.
+		return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "skillc: send initialize first (or the server was shut down)"}
 	}
 	r, validMethod, validParams, err := s.handler.Handle(ctx)
 	switch {
