@@ -40,11 +40,11 @@ func (codec) ReadObject(r *bufio.Reader, v any) error {
 		return err
 	}
 	if problem == "" {
-		if err := json.Unmarshal(body, v); err == nil {
+		err := json.Unmarshal(body, v)
+		if err == nil {
 			return nil
-		} else {
-			problem = "not a JSON-RPC message: " + err.Error()
 		}
+		problem = "not a JSON-RPC message: " + err.Error()
 	}
 	note, _ := json.Marshal(map[string]any{
 		"jsonrpc": "2.0", "method": methodMalformed,
