@@ -405,3 +405,63 @@ func TestBadDocuments(t *testing.T) {
 		})
 	}
 }
+
+// TestRenameCompiles: after the rename's edits, the skill compiles to the
+// same graph with the step under its new ID, in list and heading form.
+func TestRenameCompiles(t *testing.T) {
+	tests := []struct {
+		name, src, needle, to string
+	}{
+		{"list, numbered", "# T\n\n1. Look.  \n2. Ask.\n   - no: 1\n   - yes: step 1\n", "1. Look", "look"},
+		{"list, {#id}", "# T\n\n1. Look. {#look}\n2. Ask.\n   - no: #look\n", "look}", "check"},
+		{"heading form", "# T\n\n## Step 1: Look\n\nText.\n\n## Step 2: Ask\n\n- no: 1\n", "1: Look", "look"},
+		{"loop bound", "# T\n\n1. Look.\n2. Ask.\n   - no: 1 (at most 2 times, then 3)\n3. Tell.\n", "3. Tell", "tell"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, uri := openSkill(t, tt.src, false)
+			before := s.doc(uri).skill.Template()
+			p := params(uri, cursor(t, tt.src, tt.needle, 1, 0))
+			we, err := s.rename(nil, &protocol.RenameParams{TextDocumentPositionParams: p, NewName: tt.to})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tx := newText(tt.src)
+			edits := we.Changes[uri]
+			// Apply from the end so earlier offsets hold.
+			sort.Slice(edits, func(i, j int) bool { return tx.offset(edits[i].Range.Start) > tx.offset(edits[j].Range.Start) })
+			for _, e := range edits {
+				tx = tx.apply(e.Range, e.NewText)
+			}
+			sk, diags := compiler.Compile("t.md", []byte(tx.src), compiler.Options{})
+			if diags.HasErrors() {
+				t.Fatalf("renamed text has errors: %v\n%s", diags, tx.src)
+			}
+			after := sk.Template()
+			renamed := map[string]string{}
+			for i := range before.Steps {
+				renamed[before.Steps[i].ID] = after.Steps[i].ID
+			}
+			if !contains(values(renamed), tt.to) {
+				t.Fatalf("no step %q after the rename:\n%s", tt.to, tx.src)
+			}
+			for i, b := range before.Steps {
+				a := after.Steps[i]
+				if renamed[b.NextOnSuccess] != a.NextOnSuccess && b.NextOnSuccess != a.NextOnSuccess ||
+					renamed[b.NextOnFailure] != a.NextOnFailure && b.NextOnFailure != a.NextOnFailure ||
+					renamed[b.SuccessThen] != a.SuccessThen && b.SuccessThen != a.SuccessThen ||
+					renamed[b.FailureThen] != a.FailureThen && b.FailureThen != a.FailureThen {
+					t.Errorf("step %s: edges %+v became %+v\n%s", b.ID, b, a, tx.src)
+				}
+			}
+		})
+	}
+}
+
+func values(m map[string]string) []string {
+	var out []string
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
