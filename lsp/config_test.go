@@ -82,3 +82,20 @@ func TestConfigChange(t *testing.T) {
 		t.Fatalf("rules %q after the config changed, want missing-frontmatter", got)
 	}
 }
+
+// TestInitializationOptions: the editor's settings name the config, a
+// relative path being the workspace's.
+func TestInitializationOptions(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "conf", "lint.yaml"), "rules:\n  missing-frontmatter: off\n")
+	s := New(Options{})
+	root := "file://" + filepath.ToSlash(dir)
+	if _, err := s.initialize(nil, &protocol.InitializeParams{RootURI: &root,
+		InitializationOptions: map[string]any{"config": "conf/lint.yaml"}}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "t", "SKILL.md")
+	if got := rulesOf(s, &document{path: path, text: newText("# T\n\n1. Look.\n")}); got != "missing-when-to-use" {
+		t.Errorf("rules = %q, want the config's", got)
+	}
+}

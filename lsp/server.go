@@ -200,9 +200,18 @@ func (s *Server) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 }
 
 func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any, error) {
+	// initializationOptions are the editor's settings: {"config": PATH,
+	// "strict": true}, as lint's --config and --strict; the command's own
+	// flags win. A relative config is the workspace's.
 	if m, ok := p.InitializationOptions.(map[string]any); ok {
 		if c, ok := m["config"].(string); ok && c != "" && s.opts.ConfigPath == "" {
+			if !filepath.IsAbs(c) && p.RootURI != nil && *p.RootURI != "" {
+				c = filepath.Join(uriPath(*p.RootURI), c)
+			}
 			s.configs.explicit = c
+		}
+		if strict, ok := m["strict"].(bool); ok && strict {
+			s.opts.Strict = true
 		}
 	}
 	caps := s.handler.CreateServerCapabilities()
