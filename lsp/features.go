@@ -42,6 +42,9 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 	var safe []compiler.Edit
 	for _, d := range doc.diags {
 		for i, f := range d.Fixes {
+			if !doc.owns(f) {
+				continue
+			}
 			if f.Safe {
 				safe = append(safe, f.Edits...)
 			}
@@ -64,6 +67,17 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		actions = append(actions, protocol.CodeAction{Title: "skillc: apply every safe fix", Kind: &fixAll, Edit: doc.workspaceEdit(disjoint(safe))})
 	}
 	return actions, nil
+}
+
+// owns reports whether every edit of f is to the document: a fix is
+// offered only for the text the editor has.
+func (d *document) owns(f compiler.Fix) bool {
+	for _, e := range f.Edits {
+		if e.Range.Filename != "" && e.Range.Filename != d.path {
+			return false
+		}
+	}
+	return len(f.Edits) > 0
 }
 
 // disjoint keeps, in file order, the edits that overlap none kept before
