@@ -108,14 +108,10 @@ func (d *document) workspaceEdit(edits []compiler.Edit) *protocol.WorkspaceEdit 
 // ref is what stands at a position of a skill: a step's ID, an edge's
 // target, or a tool name.
 type ref struct {
-	kind  refKind
-	rng   compiler.Range
-	step  *compiler.Step // the step written there, or the step it targets
-	from  *compiler.Step // for a target: the step whose edge it is
-	name  string         // the target or tool as resolved
-	inFM  bool           // a tool of allowed-tools
-	edge  *compiler.Edge
-	index int // the step's index in Skill.Steps
+	kind refKind
+	rng  compiler.Range
+	step *compiler.Step // the step written there, or the step it targets
+	name string         // the target or tool as resolved
 }
 
 type refKind int
@@ -141,26 +137,25 @@ func (d *document) refAt(off int) ref {
 	if fm := sk.Frontmatter; fm != nil {
 		for _, t := range fm.AllowedTools {
 			if within(t.Range, off) {
-				return ref{kind: refTool, rng: t.Range, name: t.Name, inFM: true}
+				return ref{kind: refTool, rng: t.Range, name: t.Name}
 			}
 		}
 	}
-	for i, st := range sk.Steps {
-		if !within(st.Range, off) && !within(st.IDRange, off) {
-			continue
-		}
+	// Every step is looked at, not only the one whose range holds off: a
+	// step's annotations can lie outside it (a list split by bullets
+	// indented too little, FORMAT 6.2).
+	for _, st := range sk.Steps {
 		if within(st.IDRange, off) {
-			return ref{kind: refStepID, rng: st.IDRange, step: st, name: st.ID, index: i}
+			return ref{kind: refStepID, rng: st.IDRange, step: st, name: st.ID}
 		}
 		for _, e := range []*compiler.Edge{&st.Success, &st.Failure} {
 			if e.Explicit && within(e.TargetRange, off) {
-				r := ref{kind: refTarget, rng: e.TargetRange, from: st, name: e.Target, edge: e, step: sk.Step(e.Target)}
-				return r
+				return ref{kind: refTarget, rng: e.TargetRange, name: e.Target, step: sk.Step(e.Target)}
 			}
 		}
 		for _, t := range st.Tools {
 			if within(t.Range, off) {
-				return ref{kind: refTool, rng: t.Range, name: t.Name, from: st}
+				return ref{kind: refTool, rng: t.Range, name: t.Name}
 			}
 		}
 	}

@@ -465,3 +465,56 @@ func values(m map[string]string) []string {
 	}
 	return out
 }
+
+// TestRepositorySkills: every skill under the repository's testdata opens,
+// and every target in it leads to its step, both by definition and in its
+// hover; every feature answers at each line's start and its targets.
+func TestRepositorySkills(t *testing.T) {
+	var files []string
+	_ = filepath.WalkDir("../testdata", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		t.Fatal("no skills under ../testdata")
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := New(Options{})
+		abs, _ := filepath.Abs(f)
+		uri := "file://" + filepath.ToSlash(abs)
+		if err := s.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, Text: string(src)}}); err != nil {
+			t.Fatal(err)
+		}
+		doc := s.doc(uri)
+		for _, st := range doc.skill.Steps {
+			for _, e := range []compiler.Edge{st.Success, st.Failure} {
+				target := doc.skill.Step(e.Target)
+				if !e.Explicit || e.TargetRange.IsZero() || target == nil {
+					continue
+				}
+				p := params(uri, doc.text.position(e.TargetRange.Start.Byte))
+				loc, _ := s.definition(nil, &protocol.DefinitionParams{TextDocumentPositionParams: p})
+				l, ok := loc.(protocol.Location)
+				if !ok || l.Range != doc.text.rangeOf(stepAnchor(target)) {
+					t.Errorf("%s:%d: definition of %q = %v, want step %s", f, e.TargetRange.Start.Line, e.Target, loc, target.ID)
+				}
+				h, _ := s.hover(nil, &protocol.HoverParams{TextDocumentPositionParams: p})
+				if h == nil || !strings.HasPrefix(h.Contents.(protocol.MarkupContent).Value, "**step "+target.ID+"**") {
+					t.Errorf("%s:%d: hover of %q = %v", f, e.TargetRange.Start.Line, e.Target, h)
+				}
+			}
+		}
+		for line := range doc.text.starts {
+			p := params(uri, pos(uint32(line), 0))
+			_, _ = s.completion(nil, &protocol.CompletionParams{TextDocumentPositionParams: p})
+			_, _ = s.codeAction(nil, &protocol.CodeActionParams{TextDocument: p.TextDocument, Range: protocol.Range{Start: p.Position, End: pos(uint32(line+1), 0)}})
+		}
+		_ = s.symbols(uri)
+	}
+}
