@@ -181,6 +181,11 @@ func (s *Server) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 	}
 	r, validMethod, validParams, err := s.handler.Handle(ctx)
 	switch {
+	case !validMethod && req.Notif:
+		// A notification the server has no use for ($/cancelRequest,
+		// workspace/didChangeConfiguration): LSP lets it be ignored, and
+		// nobody waits for an answer.
+		return nil, nil
 	case !validMethod:
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "skillc: method not supported: " + req.Method}
 	case !validParams:
