@@ -39,14 +39,14 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		return false
 	}
 	quickfix := protocol.CodeActionKindQuickFix
-	var safe []compiler.Edit
+	var safe []compiler.Fix
 	for _, d := range doc.diags {
 		for i, f := range d.Fixes {
 			if !doc.owns(f) {
 				continue
 			}
 			if f.Safe {
-				safe = append(safe, f.Edits...)
+				safe = append(safe, f)
 			}
 			if !wants(quickfix) || d.Range.Start.Byte > hi || d.Range.End.Byte < lo {
 				continue
@@ -80,21 +80,42 @@ func (d *document) owns(f compiler.Fix) bool {
 	return len(f.Edits) > 0
 }
 
-// disjoint keeps, in file order, the edits that overlap none kept before
-// them: two findings may fix the same text, and LSP refuses overlapping
-// edits.
-func disjoint(edits []compiler.Edit) []compiler.Edit {
-	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Range.Start.Byte < edits[j].Range.Start.Byte })
-	var out []compiler.Edit
-	end := -1
-	for _, e := range edits {
-		if e.Range.Start.Byte < end || e.Range.Start.Byte == end && len(out) > 0 && out[len(out)-1].Range.Start.Byte == e.Range.Start.Byte {
-			continue
+// disjoint is the edits of the fixes that overlap no fix kept before
+// them, in file order: two findings may fix the same text, LSP refuses
+// overlapping edits, and a fix's edits are applied all together or not at
+// all.
+func disjoint(fixes []compiler.Fix) []compiler.Edit {
+	first := func(f compiler.Fix) int {
+		m := f.Edits[0].Range.Start.Byte
+		for _, e := range f.Edits {
+			m = min(m, e.Range.Start.Byte)
 		}
-		out = append(out, e)
-		end = e.Range.End.Byte
+		return m
 	}
-	return out
+	sort.SliceStable(fixes, func(i, j int) bool { return first(fixes[i]) < first(fixes[j]) })
+	var kept []compiler.Edit
+	overlaps := func(e compiler.Edit) bool {
+		for _, k := range kept {
+			a0, a1, b0, b1 := e.Range.Start.Byte, e.Range.End.Byte, k.Range.Start.Byte, k.Range.End.Byte
+			// Two inserts at one place overlap too: their order is not
+			// defined.
+			if a0 < b1 && b0 < a1 || a0 == b0 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range fixes {
+		clash := false
+		for _, e := range f.Edits {
+			clash = clash || overlaps(e)
+		}
+		if !clash {
+			kept = append(kept, f.Edits...)
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Range.Start.Byte < kept[j].Range.Start.Byte })
+	return kept
 }
 
 func (d *document) workspaceEdit(edits []compiler.Edit) *protocol.WorkspaceEdit {

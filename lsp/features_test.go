@@ -330,25 +330,29 @@ func TestCodeAction(t *testing.T) {
 	}
 }
 
-// TestDisjoint: the fix-all action never sends overlapping edits.
+// TestDisjoint: the fix-all action never sends overlapping edits, and
+// keeps or drops each fix whole.
 func TestDisjoint(t *testing.T) {
 	e := func(start, end int, s string) compiler.Edit {
 		return compiler.Edit{Range: compiler.Range{Start: compiler.Pos{Byte: start}, End: compiler.Pos{Byte: end}}, NewText: s}
 	}
+	fix := func(edits ...compiler.Edit) compiler.Fix { return compiler.Fix{Safe: true, Edits: edits} }
 	tests := []struct {
 		name  string
-		edits []compiler.Edit
+		fixes []compiler.Fix
 		want  string
 	}{
-		{"apart, out of order", []compiler.Edit{e(5, 6, "b"), e(0, 1, "a")}, "a b"},
-		{"overlapping: the first wins", []compiler.Edit{e(0, 4, "a"), e(2, 6, "b")}, "a"},
-		{"touching", []compiler.Edit{e(0, 2, "a"), e(2, 4, "b")}, "a b"},
-		{"two inserts at one place", []compiler.Edit{e(3, 3, "a"), e(3, 3, "b")}, "a"},
+		{"apart, out of order", []compiler.Fix{fix(e(5, 6, "b")), fix(e(0, 1, "a"))}, "a b"},
+		{"overlapping: the first wins", []compiler.Fix{fix(e(0, 4, "a")), fix(e(2, 6, "b"))}, "a"},
+		{"touching", []compiler.Fix{fix(e(0, 2, "a")), fix(e(2, 4, "b"))}, "a b"},
+		{"two inserts at one place", []compiler.Fix{fix(e(3, 3, "a")), fix(e(3, 3, "b"))}, "a"},
+		{"a fix of two edits, one clashing: dropped whole", []compiler.Fix{fix(e(0, 2, "a")), fix(e(1, 1, "b1"), e(8, 9, "b2")), fix(e(5, 6, "c"))}, "a c"},
+		{"a fix of two edits kept whole", []compiler.Fix{fix(e(8, 9, "a2"), e(0, 1, "a1")), fix(e(4, 5, "b"))}, "a1 b a2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, x := range disjoint(tt.edits) {
+			for _, x := range disjoint(tt.fixes) {
 				got = append(got, x.NewText)
 			}
 			if strings.Join(got, " ") != tt.want {
@@ -516,5 +520,31 @@ func TestRepositorySkills(t *testing.T) {
 			_, _ = s.codeAction(nil, &protocol.CodeActionParams{TextDocument: p.TextDocument, Range: protocol.Range{Start: p.Position, End: pos(uint32(line+1), 0)}})
 		}
 		_ = s.symbols(uri)
+	}
+}
+
+// TestFixAll: the source action gathers the safe fixes of the whole file,
+// whatever range was asked for, and none of the unsafe ones. The safe fix
+// is added by hand, as a rule would report it.
+func TestFixAll(t *testing.T) {
+	s, uri := openSkill(t, featureSkill, false)
+	doc := s.doc(uri)
+	start := strings.Index(featureSkill, "Tell")
+	lines := compiler.NewLines(doc.path, []byte(featureSkill))
+	doc.diags = append(doc.diags, compiler.Diagnostic{Rule: "test", Range: lines.Range(start, start+4),
+		Fixes: []compiler.Fix{{Title: "say Ask", Safe: true, Edits: []compiler.Edit{{Range: lines.Range(start, start+4), NewText: "Ask"}}}}})
+	res, err := s.codeAction(nil, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri},
+		Context: protocol.CodeActionContext{Only: []protocol.CodeActionKind{"source.fixAll"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range res.([]protocol.CodeAction) {
+		for _, e := range a.Edit.Changes[uri] {
+			got = append(got, fmt.Sprintf("%s %s→%q", *a.Kind, quote(featureSkill, e.Range), e.NewText))
+		}
+	}
+	if want := `source.fixAll.skillc 16:"Tell"→"Ask"`; strings.Join(got, " ") != want {
+		t.Errorf("actions = %s, want %s", strings.Join(got, " "), want)
 	}
 }
