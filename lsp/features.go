@@ -285,6 +285,28 @@ func stepAnchor(st *compiler.Step) compiler.Range {
 	return st.Range
 }
 
+// references are the places that name a step: its ID (when the client
+// asks for the declaration too) and every annotation target to it.
+func (s *Server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
+	doc, r := s.at(p.TextDocumentPositionParams)
+	st := renamable(r)
+	out := []protocol.Location{}
+	if st == nil {
+		return out, nil
+	}
+	if p.Context.IncludeDeclaration {
+		out = append(out, protocol.Location{URI: doc.uri, Range: doc.text.rangeOf(stepAnchor(st))})
+	}
+	for _, other := range doc.skill.Steps {
+		for _, e := range []compiler.Edge{other.Success, other.Failure} {
+			if e.Explicit && e.Target == st.ID && !e.TargetRange.IsZero() {
+				out = append(out, protocol.Location{URI: doc.uri, Range: doc.text.rangeOf(e.TargetRange)})
+			}
+		}
+	}
+	return out, nil
+}
+
 // symbols are the steps, in written order, as the document's outline.
 func (s *Server) symbols(uri string) []protocol.DocumentSymbol {
 	out := []protocol.DocumentSymbol{}

@@ -548,3 +548,34 @@ func TestFixAll(t *testing.T) {
 		t.Errorf("actions = %s, want %s", strings.Join(got, " "), want)
 	}
 }
+
+func TestReferences(t *testing.T) {
+	tests := []struct {
+		name, needle string
+		shift        int
+		decl         bool
+		want         string
+	}{
+		{"from {#id}, with the declaration", "clarify}", 0, true, `13:"clarify" 11:"#clarify"`},
+		{"from a target", "#clarify", 1, false, `11:"#clarify"`},
+		{"a numbered step", "4. Tell", 0, false, `9:"4"`},
+		{"nothing", "Tell", 0, true, ``},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, uri := openSkill(t, featureSkill, false)
+			locs, err := s.references(nil, &protocol.ReferenceParams{TextDocumentPositionParams: params(uri, cursor(t, featureSkill, tt.needle, 1, tt.shift)),
+				Context: protocol.ReferenceContext{IncludeDeclaration: tt.decl}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range locs {
+				got = append(got, quote(featureSkill, l.Range))
+			}
+			if strings.Join(got, " ") != tt.want {
+				t.Errorf("references = %s, want %s", strings.Join(got, " "), tt.want)
+			}
+		})
+	}
+}

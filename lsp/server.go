@@ -96,6 +96,7 @@ func New(opts Options) *Server {
 		TextDocumentCodeAction: s.codeAction,
 		TextDocumentHover:      s.hover,
 		TextDocumentDefinition: s.definition,
+		TextDocumentReferences: s.references,
 		TextDocumentDocumentSymbol: func(_ *glsp.Context, p *protocol.DocumentSymbolParams) (any, error) {
 			return s.symbols(p.TextDocument.URI), nil
 		},
