@@ -1,7 +1,8 @@
 // Package lsp is skillc's language server: the lint findings of a skill as
-// the author types, code actions from their fixes, hover, go to definition,
-// the steps as an outline, completion and rename of step IDs, over the
-// Language Server Protocol (3.16) on a stream, stdio for `skillc lsp`.
+// the author types, code actions from their fixes, hover, go to definition
+// and references, the steps as an outline, completion and rename of step
+// IDs, over the Language Server Protocol (3.16) on a stream, stdio for
+// `skillc lsp`.
 //
 // The protocol's types and method table are github.com/tliron/glsp's; the
 // connection is github.com/sourcegraph/jsonrpc2's (which glsp's own server

@@ -31,8 +31,9 @@ func NewCmdLSP(ios *IOStreams, runF func(*LSPOptions) error) *cobra.Command {
 start: the lint findings of each open skill as you type (with the config
 found as skillc lint finds it, upward from the skill's folder, or --config),
 code actions from their fixes, hover on a target or a tool, go to definition
-from a target to its step, the steps as the outline, completion of step IDs,
-edge keys and tool names, and rename of a step ID with its targets.
+from a target to its step, references of a step, the steps as the outline,
+completion of step IDs, edge keys and tool names, and rename of a step ID
+with its targets.
 
 docs/editors.md shows the setup for Neovim, VS Code and Helix.`,
 		Args: cobra.NoArgs,
