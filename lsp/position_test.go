@@ -108,3 +108,13 @@ func TestApply(t *testing.T) {
 		})
 	}
 }
+
+// TestDiagnosticTags: findings about text nothing uses are faded.
+func TestDiagnosticTags(t *testing.T) {
+	tx := newText("x")
+	for rule, want := range map[string]int{"unreachable-step": 1, "unused-tool": 1, "unknown-target": 0} {
+		if got := len(lspDiagnostic(tx, compiler.Diagnostic{Rule: rule}).Tags); got != want {
+			t.Errorf("%s: %d tags, want %d", rule, got, want)
+		}
+	}
+}

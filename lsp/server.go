@@ -362,14 +362,23 @@ func lspDiagnostic(t *text, d compiler.Diagnostic) protocol.Diagnostic {
 	if d.Detail != "" {
 		msg += "\n" + d.Detail
 	}
+	var tags []protocol.DiagnosticTag
+	if unnecessary[d.Rule] {
+		tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
+	}
 	return protocol.Diagnostic{
 		Range:    t.rangeOf(d.Range),
 		Severity: &sev,
 		Code:     &protocol.IntegerOrString{Value: d.Rule},
 		Source:   &source,
 		Message:  msg,
+		Tags:     tags,
 	}
 }
+
+// unnecessary are the rules whose findings are text nothing uses, which
+// editors fade.
+var unnecessary = map[string]bool{"unreachable-step": true, "unused-tool": true}
 
 // uriPath is the file path of a file: URI, which names the skill (its
 // folder) and is where its config is looked for; any other URI (an
