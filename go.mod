@@ -11,7 +11,9 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/sourcegraph/jsonrpc2 v0.2.0
 	github.com/spf13/cobra v1.10.2
+	github.com/tliron/glsp v0.2.2
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/text v0.41.0
 	gopkg.in/yaml.v3 v3.0.1

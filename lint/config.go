@@ -45,6 +45,9 @@ type Config struct {
 	HasTools bool
 	// ToolSources says where each registry name came from, for messages.
 	ToolSources []string
+	// ToolDescriptions are the descriptions the registry files give their
+	// tools, by name, for an editor's hover (lsp).
+	ToolDescriptions map[string]string
 
 	// MaxTools and MaxGoalLength are the thresholds of the style warnings
 	// too-many-tools and goal-too-long.
@@ -383,12 +386,20 @@ func (l *configLoader) tools(c *Config, n *yaml.Node) {
 				if !filepath.IsAbs(p) {
 					p = filepath.Join(filepath.Dir(l.path), filepath.FromSlash(f))
 				}
-				names, err := ReadToolRegistry(p)
+				tools, err := ReadTools(p)
 				if err != nil {
 					l.errorf(v.Content[j], "tool registry %q: %v", f, err)
 					continue
 				}
-				add(names, f)
+				for _, t := range tools {
+					add([]string{t.Name}, f)
+					if t.Description != "" {
+						if c.ToolDescriptions == nil {
+							c.ToolDescriptions = map[string]string{}
+						}
+						c.ToolDescriptions[t.Name] = t.Description
+					}
+				}
 			}
 		default:
 			l.errorf(k, "unknown key %q in \"tools\"%s", k.Value, didYouMean(k.Value, []string{"names", "files"}))
@@ -403,6 +414,26 @@ func (l *configLoader) tools(c *Config, n *yaml.Node) {
 //   - a bare array of MCP tools or Anthropic tool definitions: [{"name": ...}];
 //   - OpenAI function-calling definitions: [{"type": "function", "function": {"name": ...}}].
 func ReadToolRegistry(path string) ([]string, error) {
+	tools, err := ReadTools(path)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return names, nil
+}
+
+// Tool is one tool of a registry file: its name and, when the file gives
+// one, its description.
+type Tool struct {
+	Name, Description string
+}
+
+// ReadTools reads a registry file as ReadToolRegistry does, keeping each
+// tool's description.
+func ReadTools(path string) ([]Tool, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -414,13 +445,27 @@ func ReadToolRegistry(path string) ([]string, error) {
 }
 
 type toolDef struct {
-	Name     *string `json:"name"`
-	Function *struct {
-		Name *string `json:"name"`
+	Name        *string    `json:"name"`
+	Description textOrNone `json:"description"`
+	Function    *struct {
+		Name        *string    `json:"name"`
+		Description textOrNone `json:"description"`
 	} `json:"function"`
 }
 
-func parseToolRegistry(src []byte) ([]string, error) {
+// textOrNone is a description: a string, or nothing when a registry
+// writes something else there, which is no reason to refuse its names.
+type textOrNone string
+
+func (t *textOrNone) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*t = textOrNone(s)
+	}
+	return nil
+}
+
+func parseToolRegistry(src []byte) ([]Tool, error) {
 	var list []toolDef
 	trimmed := strings.TrimSpace(string(src))
 	if strings.HasPrefix(trimmed, "{") {
@@ -444,13 +489,13 @@ func parseToolRegistry(src []byte) ([]string, error) {
 	} else if err := json.Unmarshal(src, &list); err != nil {
 		return nil, fmt.Errorf(`invalid JSON (want {"tools": [...]} or an array of tool definitions): %v`, err)
 	}
-	names := make([]string, 0, len(list))
+	names := make([]Tool, 0, len(list))
 	for i, t := range list {
 		switch {
 		case t.Function != nil && t.Function.Name != nil && *t.Function.Name != "":
-			names = append(names, *t.Function.Name)
+			names = append(names, Tool{*t.Function.Name, string(t.Function.Description)})
 		case t.Name != nil && *t.Name != "":
-			names = append(names, *t.Name)
+			names = append(names, Tool{*t.Name, string(t.Description)})
 		default:
 			return nil, fmt.Errorf(`tool %d has no name: want {"name": ...} or {"type": "function", "function": {"name": ...}}`, i+1)
 		}

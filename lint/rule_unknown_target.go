@@ -1,6 +1,10 @@
 package lint
 
-import "github.com/skillc/skillc/compiler"
+import (
+	"fmt"
+
+	"github.com/skillc/skillc/compiler"
+)
 
 // RuleUnknownTarget reports an edge to no step: graph.Check's problem, an
 // edge or entry of the template that names no step, placed at the edge's
@@ -30,7 +34,12 @@ Good:
 }
 
 func runUnknownTarget(p *Pass) {
-	forward("unknown-target")(p)
+	for _, d := range p.Upstream {
+		if d.Rule == "unknown-target" {
+			d.Fixes = p.nearMissTargetFix(d)
+			p.Report(d)
+		}
+	}
 	for _, pr := range p.problems("unknown-target") {
 		r := p.stepRange(pr.Index)
 		if pr.OnEdge {
@@ -45,4 +54,27 @@ func runUnknownTarget(p *Pass) {
 		}
 		p.reportProblem(pr, r)
 	}
+}
+
+// nearMissTargetFix replaces a target with the near-miss step ID the
+// compiler suggested. It is unsafe: the author may have meant another
+// step, or one not written yet.
+func (p *Pass) nearMissTargetFix(d compiler.Diagnostic) []compiler.Fix {
+	start, end := d.Range.Start.Byte, d.Range.End.Byte
+	src := p.Skill.Source
+	if d.Suggestion == "" || start >= end || end > len(src) {
+		return nil
+	}
+	to := d.Suggestion
+	if src[start] == '#' && p.Skill.Step(to) != nil {
+		to = "#" + to // the compiler's range holds the # of #id
+	}
+	fixed := append(append(append([]byte{}, src[:start]...), to...), src[end:]...)
+	if p.fixAddsError(fixed) {
+		return nil
+	}
+	return []compiler.Fix{{
+		Title: fmt.Sprintf("replace %q with %q", src[start:end], to),
+		Edits: []compiler.Edit{{Range: d.Range, NewText: to}},
+	}}
 }

@@ -80,6 +80,7 @@ an agent can follow and a machine can check.`,
 		NewCmdGraph(io, nil),
 		NewCmdPlan(io, nil),
 		NewCmdServe(io, nil),
+		NewCmdLSP(io, nil),
 		NewCmdVersion(io),
 	)
 	return root
