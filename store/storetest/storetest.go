@@ -140,6 +140,8 @@ var alice = store.Key{User: "alice", Session: "s1"}
 
 // Run runs the conformance suite against stores made by open.
 func Run(t *testing.T, open Opener) {
+	runList(t, open)
+	runWatch(t, open)
 	t.Run("LoadEmpty", func(t *testing.T) {
 		e := newEnv(t, open)
 		e.wantNotFound(alice)
