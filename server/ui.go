@@ -361,6 +361,12 @@ func (v *webView) planEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := store.Key{User: user, Session: conv}
+	// Like the page: no plan, no stream (a plan that goes later is
+	// reported in the stream as gone).
+	if _, err := v.srv.planner.Store.Load(r.Context(), key); errors.Is(err, store.ErrNotFound) {
+		http.Error(w, "no plan in this conversation", http.StatusNotFound)
+		return
+	}
 	q := r.URL.Query()
 	v.stream(w, r, user, q.Get("id")+"@"+q.Get("v"), func(ctx context.Context) (string, []byte, error) {
 		var b strings.Builder
