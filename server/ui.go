@@ -123,7 +123,7 @@ func (s *Server) mountUI(mux *http.ServeMux, opts HTTPOptions) {
 		w.Header().Set("Cache-Control", "no-cache")
 		files.ServeHTTP(w, r)
 	})))
-	mux.Handle("/ui/", uiHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("GET /ui/", uiHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v.fail(w, r, http.StatusNotFound, "Not found", "There is no such page.")
 	})))
 }
@@ -419,21 +419,27 @@ func (v *webView) stream(w http.ResponseWriter, r *http.Request, user, mark stri
 				return
 			}
 		}
-	wait:
+		if !v.awaitChange(ctx, w, rc, changes, beat.C) {
+			return
+		}
+	}
+}
+
+// awaitChange waits for the store's next word of a change, sending a
+// heartbeat now and then; false when the stream is to end.
+func (v *webView) awaitChange(ctx context.Context, w http.ResponseWriter, rc *http.ResponseController, changes <-chan struct{}, beat <-chan time.Time) bool {
+	for {
 		select {
 		case _, ok := <-changes:
-			if !ok {
-				return
-			}
-		case <-beat.C:
+			return ok
+		case <-beat:
 			if _, err := fmt.Fprint(w, ": still here\n\n"); err != nil || rc.Flush() != nil {
-				return
+				return false
 			}
-			goto wait
 		case <-v.srv.stopping:
-			return
+			return false
 		case <-ctx.Done():
-			return
+			return false
 		}
 	}
 }
