@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/skillc/skillc/internal/golden"
+	"github.com/skillc/skillc/server"
+	"github.com/skillc/skillc/store/postgres/pgtest"
 )
 
 // browserPath is Debian's chromium, or skips (fails under CI, whose
@@ -50,6 +52,11 @@ func newBrowser(t *testing.T) context.Context {
 	ctx, cancelTab := chromedp.NewContext(actx)
 	ctx, cancelTime := context.WithTimeout(ctx, 2*time.Minute)
 	t.Cleanup(func() { cancelTime(); cancelTab(); cancelAlloc() })
+	// The first run starts the browser and ties it to the context it is
+	// given: this one, not the shorter one of a single step.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start %s: %v", browserPath(t), err)
+	}
 	return ctx
 }
 
@@ -203,5 +210,48 @@ func TestWebViewBrowser(t *testing.T) {
 	resp.Body.Close()
 	if resp.Request.URL.Path != "/ui/login" {
 		t.Errorf("without a cookie the plan's page ends at %s, want the login form", resp.Request.URL.Path)
+	}
+}
+
+// TestWebViewBrowserReplicas: two `skillc serve --http` on one PostgreSQL
+// schema; the page open on one follows a plan that an agent changes
+// through the other (LISTEN/NOTIFY), without a reload.
+func TestWebViewBrowserReplicas(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	bin := pgE2EBinary(t)
+	ctx := newBrowser(t)
+	storeDSN := pgtest.WithSearchPath(t, dsn, pgtest.Schema(t, dsn))
+	tokens := filepath.Join(t.TempDir(), "tokens")
+	if err := os.WriteFile(tokens, []byte(pgE2ETokenAlice+" alice\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	viewed := strings.TrimSuffix(pgE2EServe(t, bin, storeDSN, tokens), server.MCPPath)
+	other := pgE2EServe(t, bin, storeDSN, tokens, "--stateless")
+	agent := pgE2EConnect(t, other, pgE2ETokenAlice, "replicated")
+	pgE2EMust(t, agent, "make_plan", map[string]any{"skill": "acat-reimbursement"})
+
+	do := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		if err := chromedp.Do(sctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	do("sign in", chromedp.Navigate(viewed+"/ui/login"), chromedp.WaitVisible(chromedp.ID("token")),
+		chromedp.SetValue(chromedp.ID("token"), pgE2ETokenAlice), chromedp.Submit(chromedp.ID("token")),
+		chromedp.WaitVisible(chromedp.CSS(`tr[data-conversation="replicated"]`)))
+	do("open the plan", chromedp.Navigate(viewed+"/ui/plans/replicated"),
+		chromedp.WaitVisible(chromedp.CSS(`#checklist li[data-step="1"][data-status="in_progress"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#live[data-state="on"]`)))
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.notReloaded = "yes"`)); err != nil {
+		t.Fatal(err)
+	}
+	pgE2EMust(t, agent, "update_plan", map[string]any{"fail": []string{"1"}})
+	do("see the other replica's update", chromedp.WaitVisible(chromedp.CSS(`#checklist li[data-step="2"][data-status="in_progress"]`)))
+	pgE2EMust(t, agent, "close_plan", map[string]any{"note": "Done elsewhere.", "check": []string{"2", "3"}})
+	do("see it closed", chromedp.WaitVisible(chromedp.CSS(`#status[data-status="completed"]`)))
+	if got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.notReloaded || "reloaded"`)); err != nil || got != "yes" {
+		t.Fatalf("the page was reloaded (%q, %v)", got, err)
 	}
 }
