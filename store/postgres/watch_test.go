@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
@@ -59,5 +61,65 @@ func TestWatchAcrossReplicas(t *testing.T) {
 	l, err := watcher.List(ctx, "alice", 0)
 	if err != nil || len(l) != 1 || l[0].Session != "c1" || l[0].Plan.Version != 1 {
 		t.Fatalf("list on the other replica: %+v, %v", l, err)
+	}
+}
+
+// TestWatchReconnects: when the listener's connection is cut (a failover,
+// an idle timeout, an administrator), the store reconnects, wakes every
+// watcher (writes may have gone unheard meanwhile), and hears the writes
+// after.
+func TestWatchReconnects(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	s, err := postgres.Open(context.Background(), dsn, postgres.Options{Schema: pgtest.SchemaName(t, dsn)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ch, err := s.Watch(ctx, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listen := `LISTEN "` + postgres.ChannelOf(s) + `"`
+	// Cut it, and once more when it is back: the loop must survive both.
+	for round := 1; round <= 2; round++ {
+		cut := 0
+		for deadline := time.Now().Add(20 * time.Second); cut == 0; {
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: no session listening with %q", round, listen)
+			}
+			conn, err := pgx.Connect(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = conn.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query = $1`, listen).Scan(&cut)
+			conn.Close(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cut == 0 {
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+		select {
+		case <-ch:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("round %d: no wake-up after the listener was cut", round)
+		}
+	}
+	p, _, err := plan.Make(nil, plan.MakeInput{Title: "after", Steps: []graph.Step{{Goal: "One."}}}, "p1", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The wake-up comes once the new connection listens: this write is
+	// heard.
+	if err := s.Save(ctx, store.Key{User: "alice", Session: "c1"}, p, store.Expect{}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ch:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a write after reconnecting: no notification")
 	}
 }
