@@ -1,5 +1,6 @@
 // Package store persists plans, one per (user, session), with a TTL. The
-// Store interface is small on purpose: load, compare-and-swap, sweep. Every
+// Store interface is small on purpose: load, compare-and-swap, sweep, and
+// for the web view a user's list and a change feed (Watch). Every
 // backend (store/memory, store/sqlite, store/postgres) passes the one
 // conformance suite in storetest.
 package store
