@@ -137,6 +137,7 @@ func TestWebViewRoutes(t *testing.T) {
 		{name: "bob's plan's events, for alice", method: "GET", path: "/ui/plans/bob-chat/events", hdr: map[string]string{"Cookie": alice}, code: 404},
 		{name: "alice's conversation, for bob", method: "GET", path: aliceConv, hdr: map[string]string{"Cookie": bob}, code: 404, hasNot: []string{"Refund"}},
 		{name: "a conversation no plan can have", method: "GET", path: "/ui/plans/a%01b", hdr: map[string]string{"Cookie": alice}, code: 404},
+		{name: "a conversation not UTF-8", method: "GET", path: "/ui/plans/%FF%FE", hdr: map[string]string{"Cookie": alice}, code: 404},
 		{name: "a conversation too long", method: "GET", path: "/ui/plans/" + strings.Repeat("x", 300), hdr: map[string]string{"Cookie": alice}, code: 404},
 		{name: "the script", method: "GET", path: "/ui/static/ui.js", code: 200, has: []string{"EventSource"}},
 		{name: "a template is not a file", method: "GET", path: "/ui/static/page.html", code: 404},
