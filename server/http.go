@@ -56,6 +56,9 @@ type HTTPOptions struct {
 	// BodyTimeout bounds the time to receive a request body, counted from
 	// the end of its headers; 0 means DefaultBodyTimeout.
 	BodyTimeout time.Duration
+	// PlanPicture draws a plan for the web view (UIPath); nil means
+	// DrawPlan.
+	PlanPicture PlanPicture
 }
 
 // DefaultSessionIdle is how long an idle MCP session stays open: as long as
@@ -107,6 +110,7 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")
 	})
+	s.mountUI(mux, opts)
 	return bodyDeadline(mux, bodyTimeout)
 }
 
@@ -274,6 +278,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, h http.Handler) err
 	// Long-lived GET streams would hold Shutdown until the grace period:
 	// closing the sessions ends them.
 	srv.RegisterOnShutdown(func() {
+		s.stopOnce.Do(func() { close(s.stopping) }) // the web view's event streams
 		for ss := range s.mcp.Sessions() {
 			ss.Close()
 		}

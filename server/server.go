@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -50,6 +51,10 @@ type Server struct {
 	user    string
 	session string
 	logger  *slog.Logger
+	// stopping is closed when Serve shuts down, to end the web view's
+	// event streams, which no request context would.
+	stopping chan struct{}
+	stopOnce sync.Once
 }
 
 // New builds the server: tools, instructions and resources.
@@ -85,6 +90,8 @@ func New(opts Options) (*Server, error) {
 		user:    opts.User,
 		session: opts.Session,
 		logger:  opts.Logger,
+
+		stopping: make(chan struct{}),
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "skillc", Title: "skillc plans", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions, Logger: opts.Logger})

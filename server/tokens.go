@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
@@ -37,8 +38,17 @@ type Tokens struct {
 type tokenEntry struct {
 	// sum is the SHA-256 of the token: comparing fixed-size digests in
 	// constant time hides the token's length as well as its content.
-	sum  [sha256.Size]byte
-	user string
+	sum [sha256.Size]byte
+	// cookie is what the web view's sign-in cookie holds for this token
+	// (Cookie): derived from it, so the token itself never sits in a
+	// browser, and not sum, so the cookie is no bearer token.
+	cookie [sha256.Size]byte
+	user   string
+}
+
+// cookieDigest derives a token's web view cookie.
+func cookieDigest(token string) [sha256.Size]byte {
+	return sha256.Sum256([]byte("skillc web view cookie\x00" + token))
 }
 
 // LoadTokens reads a tokens file. Like ssh with a private key, it refuses
@@ -111,7 +121,7 @@ func ParseTokens(name string, data []byte) (*Tokens, error) {
 			return nil, fmt.Errorf("%s:%d: the same token is already on line %d; each token maps to one user", name, line, prev)
 		}
 		seen[sum] = line
-		t.entries = append(t.entries, tokenEntry{sum: sum, user: user})
+		t.entries = append(t.entries, tokenEntry{sum: sum, cookie: cookieDigest(token), user: user})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
@@ -129,6 +139,38 @@ func (t *Tokens) User(token string) (string, bool) {
 	found := -1
 	for i := range t.entries {
 		if subtle.ConstantTimeCompare(sum[:], t.entries[i].sum[:]) == 1 {
+			found = i
+		}
+	}
+	if found < 0 {
+		return "", false
+	}
+	return t.entries[found].user, true
+}
+
+// Cookie returns the web view's sign-in cookie for a token, and its user;
+// false when the token is none of these.
+func (t *Tokens) Cookie(token string) (value, user string, ok bool) {
+	if user, ok = t.User(token); !ok {
+		return "", "", false
+	}
+	d := cookieDigest(token)
+	return hex.EncodeToString(d[:]), user, true
+}
+
+// UserByCookie returns the user a sign-in cookie stands for, comparing
+// every entry in constant time as User does.
+func (t *Tokens) UserByCookie(value string) (string, bool) {
+	var d [sha256.Size]byte
+	if len(value) != hex.EncodedLen(len(d)) {
+		return "", false
+	}
+	if _, err := hex.Decode(d[:], []byte(value)); err != nil {
+		return "", false
+	}
+	found := -1
+	for i := range t.entries {
+		if subtle.ConstantTimeCompare(d[:], t.entries[i].cookie[:]) == 1 {
 			found = i
 		}
 	}

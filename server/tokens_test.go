@@ -74,3 +74,39 @@ func TestParseTokensUserNotUTF8(t *testing.T) {
 		t.Errorf("err = %v, want a refusal of line 1's user", err)
 	}
 }
+
+// TestTokensCookie: the web view's cookie stands for its token's user,
+// is neither the token nor its bearer digest, and nothing else passes.
+func TestTokensCookie(t *testing.T) {
+	tok := testTokens(t)
+	aliceCookie, user, ok := tok.Cookie(aliceToken)
+	if !ok || user != "alice" || len(aliceCookie) != 64 {
+		t.Fatalf("Cookie(alice's token) = %q, %q, %v", aliceCookie, user, ok)
+	}
+	if _, _, ok := tok.Cookie("not-a-token-of-ours"); ok {
+		t.Fatal("a cookie for an unknown token")
+	}
+	bobCookie, _, _ := tok.Cookie(bobToken)
+	for _, tc := range []struct {
+		name, value, user string
+	}{
+		{"alice's", aliceCookie, "alice"},
+		{"bob's", bobCookie, "bob"},
+		{"upper case hex", strings.ToUpper(aliceCookie), "alice"},
+		{"the token itself", aliceToken, ""},
+		{"one digit changed", aliceCookie[:63] + string("01"[(aliceCookie[63]-'0'+1)%2]), ""},
+		{"too short", aliceCookie[:62], ""},
+		{"not hex", strings.Repeat("zz", 32), ""},
+		{"empty", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			user, ok := tok.UserByCookie(tc.value)
+			if user != tc.user || ok != (tc.user != "") {
+				t.Errorf("UserByCookie(%q) = %q, %v; want %q", tc.value, user, ok, tc.user)
+			}
+		})
+	}
+	if _, ok := tok.User(aliceCookie); ok {
+		t.Error("the cookie works as a bearer token")
+	}
+}

@@ -1,5 +1,6 @@
 // Package store persists plans, one per (user, session), with a TTL. The
-// Store interface is small on purpose: load, compare-and-swap, sweep. Every
+// Store interface is small on purpose: load, compare-and-swap, sweep, and
+// for the web view a user's list and a change feed (Watch). Every
 // backend (store/memory, store/sqlite, store/postgres) passes the one
 // conformance suite in storetest.
 package store
@@ -49,9 +50,40 @@ type Store interface {
 	// History returns the live plan's history, oldest first, or
 	// ErrNotFound. It lives and expires with the plan, under the same key.
 	History(ctx context.Context, key Key) ([]plan.Event, error)
+	// List returns the user's live plans, one per conversation (a
+	// conversation holds only its latest), the most recently written
+	// first, ties by conversation; at most limit of them (limit <= 0 or
+	// over MaxList: MaxList). No user's list holds another user's plan.
+	List(ctx context.Context, user string, limit int) ([]Listed, error)
+	// Watch returns a channel that receives a value soon after any of the
+	// user's plans is written, by this process or another one sharing the
+	// store, until ctx ends; then the channel is closed. Values coalesce:
+	// one may stand for several writes, and one may come without a write
+	// (a feed that lost its connection says so when it is back), so a
+	// receiver reloads what it shows (List, Load) instead of counting.
+	// Writes to other users' plans send nothing.
+	Watch(ctx context.Context, user string) (<-chan struct{}, error)
 	// Sweep deletes expired plans and says how many.
 	Sweep(ctx context.Context) (int, error)
 	Close() error
+}
+
+// MaxList bounds what one List returns: a user's conversations of the
+// last TTL, most recent first, beyond which nobody scrolls.
+const MaxList = 200
+
+// Listed is one conversation's plan, as List returns it.
+type Listed struct {
+	Session string
+	Plan    *plan.Plan
+}
+
+// ListLimit is the number of plans a List with limit returns at most.
+func ListLimit(limit int) int {
+	if limit <= 0 || limit > MaxList {
+		return MaxList
+	}
+	return limit
 }
 
 // Options are what every backend takes. The zero value is the default.
@@ -60,7 +92,15 @@ type Options struct {
 	TTL time.Duration
 	// Now is the clock, injected by tests; nil means time.Now.
 	Now func() time.Time
+	// Poll is how often Watch looks for writes in a backend that cannot
+	// be told of them (SQLite, whose writers may be other processes);
+	// 0 means DefaultPoll.
+	Poll time.Duration
 }
+
+// DefaultPoll is how often a polling Watch looks: a person watching a page
+// sees a change within half a second, and a poll is one indexed query.
+const DefaultPoll = 500 * time.Millisecond
 
 // WithDefaults fills in what the zero value leaves out.
 func (o Options) WithDefaults() Options {
@@ -69,6 +109,9 @@ func (o Options) WithDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Poll <= 0 {
+		o.Poll = DefaultPoll
 	}
 	return o
 }

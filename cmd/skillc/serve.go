@@ -64,7 +64,9 @@ Over stdio (the default) the server acts for one user in one conversation:
 Over streamable HTTP (--http ADDR, endpoint /mcp), --tokens FILE maps bearer
 tokens to users, one "TOKEN USER" per line; the conversation is the
 X-Conversation-Id header, else the MCP session. Bound beyond loopback the
-server refuses to start without --tokens. Plans live in the store only, so
+server refuses to start without --tokens. The same address serves a web
+view of the user's plans at /ui/, live as they change: sign in there with
+the same token (on loopback without tokens: --user's plans). Plans live in the store only, so
 several servers can share one (--store postgres://...).`,
 		Example: `  # stdio, as an MCP client launches it
   SKILLC_USER=alice SKILLC_SESSION=chat-42 skillc serve
@@ -205,6 +207,7 @@ func serveRun(opts *ServeOptions) error {
 		auth = fmt.Sprintf("bearer tokens (%d)", tokens.Len())
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "skillc: serving MCP on http://%s%s with %s\n", addr, server.MCPPath, auth)
+	fmt.Fprintf(opts.IO.ErrOut, "skillc: web view on http://%s%s\n", addr, server.UIPath)
 	if opts.Ready != nil {
 		opts.Ready(addr)
 	}

@@ -4,6 +4,8 @@ package memory
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,6 +20,8 @@ type Store struct {
 	mu      sync.Mutex
 	plans   map[store.Key]*plan.Plan
 	history map[store.Key][]plan.Event
+
+	watchers store.Notifier
 }
 
 var _ store.Store = (*Store)(nil)
@@ -81,7 +85,44 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect st
 		h = append([]plan.Event(nil), h[over:]...)
 	}
 	s.history[key] = h
+	s.watchers.Notify(key.User)
 	return nil
+}
+
+// List implements store.Store.
+func (s *Store) List(ctx context.Context, user string, limit int) ([]store.Listed, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.opts.Now()
+	out := []store.Listed{}
+	for k := range s.plans {
+		if k.User != user {
+			continue
+		}
+		if p := s.live(k, now); p != nil {
+			out = append(out, store.Listed{Session: k.Session, Plan: p.Clone()})
+		}
+	}
+	// The expiry is the write time plus the TTL: the latest write expires last.
+	slices.SortFunc(out, func(a, b store.Listed) int {
+		if c := b.Plan.ExpiresAt.Compare(a.Plan.ExpiresAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Session, b.Session)
+	})
+	return out[:min(len(out), store.ListLimit(limit))], nil
+}
+
+// Watch implements store.Store: Save notifies, as only this process
+// writes to the map.
+func (s *Store) Watch(ctx context.Context, user string) (<-chan struct{}, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.watchers.Subscribe(ctx, user), nil
 }
 
 // History implements store.Store.

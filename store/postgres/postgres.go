@@ -8,6 +8,8 @@ package postgres
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,6 +79,14 @@ type Store struct {
 	stop  chan struct{}
 	done  chan struct{}
 	close sync.Once
+
+	// The change feed: one LISTEN connection per Store, started by the
+	// first Watch, fanned out to every watcher in this process.
+	watchers   store.Notifier
+	listenMu   sync.Mutex
+	listenStop context.CancelFunc
+	listenDone chan struct{}
+	closed     bool
 }
 
 var _ store.Store = (*Store)(nil)
@@ -289,7 +299,10 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect st
 					return err
 				}
 			}
-			return nil
+			// Sent on commit, and only then: watchers on every replica
+			// see the write once it can be read.
+			_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, s.q.channel, watchKey(key.User))
+			return err
 		})
 	}
 	if errors.Is(err, store.ErrConflict) {
@@ -297,6 +310,12 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect st
 	}
 	if err != nil {
 		return s.fail(ctx, "save plan", err)
+	}
+	if !starts && len(events) == 0 {
+		// The single-statement write is done; a notification lost here
+		// (the connection broke just now) costs a watcher one refresh,
+		// not the write, so its error is not the caller's.
+		_, _ = s.pool.Exec(ctx, `SELECT pg_notify($1, $2)`, s.q.channel, watchKey(key.User))
 	}
 	p.Version = next.Version
 	p.ExpiresAt = next.ExpiresAt
@@ -340,6 +359,140 @@ func (s *Store) History(ctx context.Context, key store.Key) ([]plan.Event, error
 		return nil, store.ErrNotFound
 	}
 	return out, nil
+}
+
+// List returns the user's live plans, the most recently written first.
+func (s *Store) List(ctx context.Context, user string, limit int) ([]store.Listed, error) {
+	if err := checkKey(store.Key{User: user}); err != nil {
+		return []store.Listed{}, nil // no such user can have saved
+	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, s.q.list, user, s.opts.Now(), store.ListLimit(limit))
+	if err != nil {
+		return nil, s.fail(ctx, "list plans", err)
+	}
+	defer rows.Close()
+	out := []store.Listed{}
+	for rows.Next() {
+		var (
+			session string
+			version int64
+			data    []byte
+		)
+		if err := rows.Scan(&session, &version, &data); err != nil {
+			return nil, s.fail(ctx, "list plans", err)
+		}
+		p := new(plan.Plan)
+		if err := json.Unmarshal(data, p); err != nil {
+			return nil, fmt.Errorf("postgres: list plans: stored plan for user %q session %q is not valid: %w", user, session, err)
+		}
+		p.Version = version
+		out = append(out, store.Listed{Session: session, Plan: p})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fail(ctx, "list plans", err)
+	}
+	return out, nil
+}
+
+// watchKey is what a notification names: a digest of the user, of fixed
+// length (a NOTIFY payload is bounded) and without the user's name in it.
+func watchKey(user string) string {
+	sum := sha256.Sum256([]byte(user))
+	return hex.EncodeToString(sum[:])
+}
+
+// Watch implements store.Store with LISTEN/NOTIFY: every Save notifies on
+// commit, so a write on any server sharing the database reaches the
+// watchers of every other. It needs a session-level connection: through
+// a pooler in transaction mode (PgBouncer's default) LISTEN hears nothing.
+func (s *Store) Watch(ctx context.Context, user string) (<-chan struct{}, error) {
+	if err := checkKey(store.Key{User: user}); err != nil {
+		return nil, err
+	}
+	// The listener runs before the subscription exists, so any write
+	// that commits after Watch returns is heard and reaches ch.
+	if err := s.listen(ctx); err != nil {
+		return nil, err
+	}
+	return s.watchers.Subscribe(ctx, watchKey(user)), nil
+}
+
+// listen starts the listener unless it runs.
+func (s *Store) listen(ctx context.Context) error {
+	s.listenMu.Lock()
+	defer s.listenMu.Unlock()
+	if s.closed {
+		return errors.New("postgres: watch plans: the store is closed")
+	}
+	if s.listenDone != nil {
+		return nil
+	}
+	conn, err := s.connectListener(ctx)
+	if err != nil {
+		return err
+	}
+	lctx, cancel := context.WithCancel(context.Background())
+	s.listenStop, s.listenDone = cancel, make(chan struct{})
+	go s.listenLoop(lctx, conn)
+	return nil
+}
+
+// connectListener opens a connection of its own (not the pool's: it is
+// held for as long as the store) and LISTENs on it.
+func (s *Store) connectListener(ctx context.Context) (*pgx.Conn, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return nil, s.fail(ctx, "watch plans: connect", err)
+	}
+	if _, err := conn.Exec(ctx, `LISTEN `+pgx.Identifier{s.q.channel}.Sanitize()); err != nil {
+		conn.Close(context.Background())
+		return nil, s.fail(ctx, "watch plans: listen", err)
+	}
+	return conn, nil
+}
+
+// listenLoop hands each notification to its watchers until ctx ends. A
+// lost connection is reopened with backoff, and then every watcher is
+// woken: writes made while it was gone sent notifications nobody heard.
+func (s *Store) listenLoop(ctx context.Context, conn *pgx.Conn) {
+	defer close(s.listenDone)
+	defer func() {
+		if conn != nil {
+			cctx, cancel := context.WithTimeout(context.Background(), cancelGrace)
+			defer cancel()
+			conn.Close(cctx)
+		}
+	}()
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err == nil {
+			s.watchers.Notify(n.Payload)
+			continue
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if s.opts.Logger != nil {
+			s.opts.Logger.Warn("listening for plan changes failed; reconnecting", "err", err)
+		}
+		conn.Close(context.Background())
+		conn = nil
+		for backoff := time.Second; conn == nil; backoff = min(2*backoff, 30*time.Second) {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(backoff):
+			}
+			if conn, err = s.connectListener(ctx); err != nil && ctx.Err() == nil && s.opts.Logger != nil {
+				s.opts.Logger.Warn("reconnecting the plan change listener failed", "err", err)
+			}
+		}
+		s.watchers.NotifyAll()
+	}
 }
 
 // Sweep deletes expired plans in batches of Options.SweepBatch rows, each
@@ -404,6 +557,13 @@ func (s *Store) Close() error {
 			close(s.stop)
 			<-s.done
 		}
+		s.listenMu.Lock()
+		s.closed = true
+		if s.listenStop != nil {
+			s.listenStop()
+			<-s.listenDone
+		}
+		s.listenMu.Unlock()
 		s.pool.Close()
 	})
 	return nil

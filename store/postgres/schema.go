@@ -167,17 +167,36 @@ CREATE TABLE %s (
 	return nil
 }
 
+// channelName is the notification channel of a schema, a valid
+// identifier whatever the schema's name.
+func channelName(schema string) string {
+	h := fnv.New64a()
+	h.Write([]byte("skillc/store/postgres plans " + schema))
+	return fmt.Sprintf("skillc_plans_%016x", h.Sum64())
+}
+
 // queries are the statements, built once per Store for its tables.
 type queries struct {
 	tables
 	load, insert, update, sweep                string
 	history, addEvent, clearEvents, trimEvents string
+	list                                       string
+	// channel is the LISTEN/NOTIFY channel of this schema's writes:
+	// notifications are database-wide, and stores on other schemas must
+	// not wake this one's watchers.
+	channel string
 }
 
 func newQueries(schema string) queries {
 	t := newTables(schema)
 	return queries{
-		tables: t,
+		tables:  t,
+		channel: channelName(schema),
+		// The expiry is the write time plus the TTL: the latest write
+		// expires last. The primary key (user_id, session_id) finds the
+		// user's rows.
+		list: `SELECT session_id, version, plan FROM ` + t.plans + `
+WHERE user_id = $1 AND expires_at > $2 ORDER BY expires_at DESC, session_id LIMIT $3`,
 		// One statement, one snapshot of the plan and its events; the LEFT
 		// JOIN tells a plan without events (one row, NULL) from no plan.
 		history: `SELECT e.event FROM ` + t.plans + ` p

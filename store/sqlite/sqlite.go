@@ -17,6 +17,7 @@ package sqlite
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -83,6 +84,7 @@ type Store struct {
 
 	load, insert, update                       *sql.Stmt
 	history, addEvent, clearEvents, trimEvents *sql.Stmt
+	list, versions                             *sql.Stmt
 }
 
 var _ store.Store = (*Store)(nil)
@@ -219,6 +221,17 @@ func (s *Store) prepare(ctx context.Context) error {
 		   AND e.version <= p.version AND e.version > p.version - ?4
 		 WHERE p.user_id = ?1 AND p.session_id = ?2 AND p.expires_at > ?3
 		 ORDER BY e.version`); err != nil {
+		return err
+	}
+	// The expiry is the write time plus the TTL: the latest write expires
+	// last. UNIQUE (user_id, session_id) is the index for both.
+	if s.list, err = s.read.PrepareContext(ctx,
+		`SELECT session_id, version, expires_at, plan FROM plans WHERE user_id = ?1 AND expires_at > ?2
+		 ORDER BY expires_at DESC, session_id LIMIT ?3`); err != nil {
+		return err
+	}
+	if s.versions, err = s.read.PrepareContext(ctx,
+		`SELECT session_id, plan_id, version FROM plans WHERE user_id = ?1 AND expires_at > ?2 ORDER BY session_id`); err != nil {
 		return err
 	}
 	if s.addEvent, err = s.write.PrepareContext(ctx,
@@ -372,6 +385,102 @@ func (s *Store) History(ctx context.Context, key store.Key) ([]plan.Event, error
 	return out, nil
 }
 
+// List implements store.Store.
+func (s *Store) List(ctx context.Context, user string, limit int) ([]store.Listed, error) {
+	rows, err := s.list.QueryContext(ctx, user, s.opts.Now().UnixNano(), store.ListLimit(limit))
+	if err != nil {
+		return nil, fmt.Errorf("list plans: %w", err)
+	}
+	defer rows.Close()
+	out := []store.Listed{}
+	for rows.Next() {
+		var (
+			session          string
+			version, expires int64
+			data             []byte
+		)
+		if err := rows.Scan(&session, &version, &expires, &data); err != nil {
+			return nil, fmt.Errorf("list plans: %w", err)
+		}
+		p := new(plan.Plan)
+		if err := json.Unmarshal(data, p); err != nil {
+			return nil, fmt.Errorf("list plans: the stored plan of conversation %q is not valid JSON: %w", session, err)
+		}
+		p.Version = version
+		p.ExpiresAt = time.Unix(0, expires).UTC()
+		out = append(out, store.Listed{Session: session, Plan: p})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list plans: %w", err)
+	}
+	return out, nil
+}
+
+// Watch implements store.Store by polling, every Options.Poll, the
+// versions of the user's live plans: the writer may be another process
+// on the same file, which nothing in SQLite tells this one about.
+func (s *Store) Watch(ctx context.Context, user string) (<-chan struct{}, error) {
+	last, err := s.versionsOf(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	ch := make(chan struct{}, 1)
+	go func() {
+		defer close(ch)
+		t := time.NewTicker(s.opts.Poll)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			now, err := s.versionsOf(ctx, user)
+			if err != nil {
+				// Closed store or ended context: the next tick or
+				// ctx.Done says which; a passing error is retried.
+				continue
+			}
+			if now != last {
+				last = now
+				select {
+				case ch <- struct{}{}:
+				default: // one is pending already
+				}
+			}
+		}
+	}()
+	return ch, nil
+}
+
+// versionsOf is a digest of the user's live plans: conversation, plan and
+// version of each, which every write changes.
+func (s *Store) versionsOf(ctx context.Context, user string) ([sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	rows, err := s.versions.QueryContext(ctx, user, s.opts.Now().UnixNano())
+	if err != nil {
+		return sum, fmt.Errorf("watch plans: %w", err)
+	}
+	defer rows.Close()
+	h := sha256.New()
+	for rows.Next() {
+		var (
+			session, id string
+			version     int64
+		)
+		if err := rows.Scan(&session, &id, &version); err != nil {
+			return sum, fmt.Errorf("watch plans: %w", err)
+		}
+		// Lengths first, so no two lists digest alike by accident.
+		fmt.Fprintf(h, "%d:%s%d:%s%d;", len(session), session, len(id), id, version)
+	}
+	if err := rows.Err(); err != nil {
+		return sum, fmt.Errorf("watch plans: %w", err)
+	}
+	copy(sum[:], h.Sum(nil))
+	return sum, nil
+}
+
 // Sweep implements store.Store. It deletes in batches so a long backlog
 // never holds the write lock for one long statement.
 func (s *Store) Sweep(ctx context.Context) (int, error) {
@@ -397,7 +506,7 @@ func (s *Store) Sweep(ctx context.Context) (int, error) {
 // Close implements store.Store.
 func (s *Store) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.load, s.insert, s.update, s.history, s.addEvent, s.clearEvents, s.trimEvents} {
+	for _, st := range []*sql.Stmt{s.load, s.insert, s.update, s.history, s.addEvent, s.clearEvents, s.trimEvents, s.list, s.versions} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}

@@ -1,8 +1,8 @@
 // Package storetest is the conformance suite every store.Store backend
 // passes: compare-and-swap, the Update retry helper, TTL against an injected
 // clock, sweep, scope, concurrent writers, the rounds of loops, the
-// closed-plan rules and the history (its events, its scope, its TTL and
-// its bound).
+// closed-plan rules, the history (its events, its scope, its TTL and
+// its bound), a user's list and the change feed.
 //
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T, clock func() time.Time, ttl time.Duration) store.Store {
@@ -140,6 +140,8 @@ var alice = store.Key{User: "alice", Session: "s1"}
 
 // Run runs the conformance suite against stores made by open.
 func Run(t *testing.T, open Opener) {
+	runList(t, open)
+	runWatch(t, open)
 	t.Run("LoadEmpty", func(t *testing.T) {
 		e := newEnv(t, open)
 		e.wantNotFound(alice)
