@@ -178,4 +178,3 @@ func TestPlanViewFormats(t *testing.T) {
 		t.Fatalf("view -o: %q", b)
 	}
 }
-
