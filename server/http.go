@@ -56,6 +56,9 @@ type HTTPOptions struct {
 	// BodyTimeout bounds the time to receive a request body, counted from
 	// the end of its headers; 0 means DefaultBodyTimeout.
 	BodyTimeout time.Duration
+	// NoMetrics leaves GET /metrics out, for a server that serves
+	// MetricsHandler on an address of its own (--metrics-addr).
+	NoMetrics bool
 }
 
 // DefaultSessionIdle is how long an idle MCP session stays open: as long as
@@ -64,7 +67,8 @@ type HTTPOptions struct {
 const DefaultSessionIdle = store.DefaultTTL
 
 // Handler returns the HTTP handler: MCP at /mcp (bearer auth when Tokens is
-// set) and an unauthenticated GET /healthz for load balancers.
+// set), an unauthenticated GET /healthz for load balancers, and GET
+// /metrics (behind the tokens too) unless NoMetrics.
 func (s *Server) Handler(opts HTTPOptions) http.Handler {
 	limit := opts.MaxBodyBytes
 	if limit <= 0 {
@@ -107,6 +111,9 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")
 	})
+	if !opts.NoMetrics {
+		mux.Handle("GET "+MetricsPath, s.metricsBehind(opts.Tokens)) // metrics.go
+	}
 	return bodyDeadline(mux, bodyTimeout)
 }
 

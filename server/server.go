@@ -50,6 +50,7 @@ type Server struct {
 	user    string
 	session string
 	logger  *slog.Logger
+	metrics *metrics
 }
 
 // New builds the server: tools, instructions and resources.
@@ -79,8 +80,13 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	m := newMetrics()
+	// The planner's store, counted: failures, conflicts, latency.
+	pl := *opts.Planner
+	pl.Store = meteredStore{Store: pl.Store, m: m}
 	s := &Server{
-		planner: opts.Planner,
+		planner: &pl,
+		metrics: m,
 		catalog: opts.Catalog,
 		user:    opts.User,
 		session: opts.Session,
