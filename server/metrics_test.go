@@ -15,6 +15,7 @@ import (
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/server"
 	"github.com/skillc/skillc/store"
+	"github.com/skillc/skillc/store/memory"
 	"github.com/skillc/skillc/store/sqlite"
 	"github.com/skillc/skillc/tools"
 )
@@ -204,5 +205,19 @@ func TestMetricsAuth(t *testing.T) {
 	ok(t, cs, "make_plan", map[string]any{"skill": "acat-reimbursement"})
 	if m := scrape(t, side.URL+server.MetricsPath, ""); m[`skillc_plans_created_total`] != 1 {
 		t.Errorf("the metrics handler elsewhere does not count the main address's calls: %v", m[`skillc_plans_created_total`])
+	}
+}
+
+// TestMetricsPanic: a handler that panics is an error, not a refusal, and
+// the next call on the same server counts as usual.
+func TestMetricsPanic(t *testing.T) {
+	e := newEnv(t, panicStore{memory.New(store.Options{})})
+	s := e.server("boom", "chat-1")
+	fails(t, connect(t, s), "view_plan", nil)
+	side := httptest.NewServer(s.MetricsHandler())
+	t.Cleanup(side.Close)
+	m := scrape(t, side.URL, "")
+	if m[`skillc_tool_calls_total{outcome="error",tool="view_plan"}`] != 1 || m[`skillc_tool_calls_total{outcome="refused",tool="view_plan"}`] != 0 {
+		t.Errorf("a panic: error %v, refused %v", m[`skillc_tool_calls_total{outcome="error",tool="view_plan"}`], m[`skillc_tool_calls_total{outcome="refused",tool="view_plan"}`])
 	}
 }
