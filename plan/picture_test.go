@@ -2,11 +2,13 @@ package plan_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/skillc/skillc/graph"
+	"github.com/skillc/skillc/internal/golden"
 	"github.com/skillc/skillc/plan"
 )
 
@@ -147,4 +149,25 @@ func TestPlanGraphIsTheSkillsGraph(t *testing.T) {
 	if !slices.Equal(g.Edges(), tg.Edges()) || string(g.DOT()) != string(tg.DOT()) {
 		t.Fatalf("the plan's graph differs from its template's:\n%s\n%s", g.DOT(), tg.DOT())
 	}
+}
+
+// TestPictureGolden pins the DOT and Mermaid of a retry loop in its
+// second round, its step 4 waiting: the round on each step of the loop,
+// the double border and the waits-for line, the path of this round.
+func TestPictureGolden(t *testing.T) {
+	p := retryPlan(t, "5")
+	for _, ch := range []plan.Changes{{Check: []string{"1", "2", "3"}}, {Fail: []string{"4"}}, {Check: []string{"2", "3"}}, {Fail: []string{"4"}}, {Check: []string{"2", "3"}}} {
+		p = update(t, p, ch)
+	}
+	dot, err := plan.DOT(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mmd, err := plan.Mermaid(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join("..", "testdata", "plan", "view-retry-round")
+	golden.Check(t, base+".dot", dot)
+	golden.Check(t, base+".mmd", mmd)
 }
