@@ -39,6 +39,34 @@ type metrics struct {
 	storeErrs *prometheus.CounterVec
 	created   prometheus.Counter
 	closed    *prometheus.CounterVec
+
+	// The series of the hot path, looked up once: a label lookup hashes
+	// the label values on every call.
+	tools map[string]*toolSeries
+	ops   map[string]prometheus.Observer
+}
+
+// toolSeries are one tool's series.
+type toolSeries struct {
+	latency prometheus.Observer
+	calls   map[string]prometheus.Counter // by outcome
+}
+
+// series returns a tool's series, made on first use for a tool that is
+// not one of the four.
+func (m *metrics) series(tool string) *toolSeries {
+	if ts, ok := m.tools[tool]; ok {
+		return ts
+	}
+	return m.newSeries(tool)
+}
+
+func (m *metrics) newSeries(tool string) *toolSeries {
+	ts := &toolSeries{latency: m.latency.WithLabelValues(tool), calls: map[string]prometheus.Counter{}}
+	for _, o := range []string{OutcomeOK, OutcomeRefused, OutcomeError, OutcomeCanceled} {
+		ts.calls[o] = m.calls.WithLabelValues(tool, o)
+	}
+	return ts
 }
 
 // latencyBuckets run from half a millisecond (a call on the memory store)
@@ -81,10 +109,14 @@ func newMetrics() *metrics {
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	// Every tool and outcome is there from the start, at zero, so a rate
 	// over a series that has not happened yet is 0, not absent.
+	m.tools = map[string]*toolSeries{}
 	for _, tool := range []string{"make_plan", "view_plan", "update_plan", "close_plan"} {
-		for _, o := range []string{OutcomeOK, OutcomeRefused, OutcomeError, OutcomeCanceled} {
-			m.calls.WithLabelValues(tool, o)
-		}
+		m.tools[tool] = m.newSeries(tool)
+	}
+	m.ops = map[string]prometheus.Observer{}
+	for _, op := range []string{"load", "save", "history"} {
+		m.ops[op] = m.storeOps.WithLabelValues(op)
+		m.storeErrs.WithLabelValues(op)
 	}
 	for _, st := range []plan.Status{plan.StatusCompleted, plan.StatusFailed, plan.StatusCancelled} {
 		m.closed.WithLabelValues(string(st))
@@ -137,14 +169,15 @@ func serverFault(ctx context.Context) {
 }
 
 // begin starts timing a tool call; done counts it with its outcome, and
-// the plans it created or closed.
+// the plans it created or closed (out is the handler's *PlanOutput).
 func (m *metrics) begin(ctx context.Context, tool string) (context.Context, func(out any, err error)) {
 	start := time.Now()
 	cs := &callState{}
+	ts := m.series(tool)
 	return context.WithValue(ctx, callKey{}, cs), func(out any, err error) {
-		m.latency.WithLabelValues(tool).Observe(time.Since(start).Seconds())
-		m.calls.WithLabelValues(tool, outcome(ctx, cs, err)).Inc()
-		po, ok := out.(PlanOutput)
+		ts.latency.Observe(time.Since(start).Seconds())
+		ts.calls[outcome(ctx, cs, err)].Inc()
+		po, ok := out.(*PlanOutput)
 		if err != nil || !ok {
 			return
 		}
@@ -190,7 +223,7 @@ type meteredStore struct {
 func (ms meteredStore) Unwrap() store.Store { return ms.Store }
 
 func (ms meteredStore) observe(ctx context.Context, op string, start time.Time, err error) {
-	ms.m.storeOps.WithLabelValues(op).Observe(time.Since(start).Seconds())
+	ms.m.ops[op].Observe(time.Since(start).Seconds())
 	switch {
 	case err == nil, errors.Is(err, store.ErrNotFound), errors.Is(err, context.Canceled):
 	case errors.Is(err, store.ErrConflict):

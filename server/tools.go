@@ -170,7 +170,7 @@ func outputSchema() *jsonschema.Schema {
 func guard[In, Out any](s *Server, name string, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
 		ctx, done := s.metrics.begin(ctx, name) // metrics.go
-		defer func() { done(out, err) }()
+		defer func() { done(&out, err) }()
 		defer func() {
 			if r := recover(); r != nil {
 				serverFault(ctx)
