@@ -30,55 +30,79 @@ const entryNode = "(entry)"
 // Steps are rounded boxes showing the ID, the goal wrapped to short lines
 // and the recommended tools; success edges are solid, failure edges dashed
 // and red; labels are the author's LABEL or key word; end is a green double
-// circle, fail a red octagon, and a black dot points at the entry.
-func (g *Graph) DOT() []byte {
+// circle, fail a red octagon, and a black dot points at the entry. A step
+// that waits for something outside the agent (wait_for) has a double
+// border and a "waits for:" line.
+func (g *Graph) DOT() []byte { return g.DOTWith(nil) }
+
+// DOTWith is DOT with a run drawn over it (see Overlay): each step's state
+// as its colours and a status line ("[x] done"), the steps in progress with
+// a thick border, the edges of the path taken, and the terminal it reached,
+// in bold, and the caption under the title. A nil overlay draws DOT.
+func (g *Graph) DOTWith(o *Overlay) []byte {
 	var b bytes.Buffer
 	title := g.tmpl.Title
 	if title == "" {
 		title = g.tmpl.Skill
 	}
+	label := dotQuote(title)
+	if o.active() && o.Caption != "" {
+		label = dotLines([]string{title, o.Caption})
+	}
 	fmt.Fprintf(&b, "digraph %s {\n", dotQuote(g.tmpl.Skill))
 	fmt.Fprintf(&b, "\tgraph [label=%s, labelloc=t, fontname=%s, fontsize=16, rankdir=TB, nodesep=0.4, ranksep=0.45, pad=0.3];\n",
-		dotQuote(title), dotQuote(fontFamily))
+		label, dotQuote(fontFamily))
 	fmt.Fprintf(&b, "\tnode [shape=box, style=\"rounded,filled\", color=%s, fillcolor=%s, fontname=%s, fontsize=11, margin=\"0.15,0.08\"];\n",
 		dotQuote(colorStep), dotQuote(colorStepFill), dotQuote(fontFamily))
 	fmt.Fprintf(&b, "\tedge [color=%s, fontname=%s, fontsize=10];\n", dotQuote(colorSuccess), dotQuote(fontFamily))
 
 	if g.entry >= 0 {
 		fmt.Fprintf(&b, "\t%s [shape=point, width=0.15, style=filled, color=black, fillcolor=black, label=\"\"];\n", dotQuote(entryNode))
-		fmt.Fprintf(&b, "\t%s -> %s [color=black];\n", dotQuote(entryNode), dotQuote(g.nodes[g.entry]))
+		entryAttrs := "color=black"
+		if o.state(g.nodes[g.entry]) != Pending {
+			entryAttrs += ", penwidth=" + penPath
+		}
+		fmt.Fprintf(&b, "\t%s -> %s [%s];\n", dotQuote(entryNode), dotQuote(g.nodes[g.entry]), entryAttrs)
 	}
 	for i := range g.tmpl.Steps {
 		st := &g.tmpl.Steps[i]
 		// One group for all steps: Graphviz then keeps the edges between
 		// them straight, so the main path runs down the page.
-		fmt.Fprintf(&b, "\t%s [group=steps, label=<%s>];\n", dotQuote(st.ID), nodeHTML(st))
+		fmt.Fprintf(&b, "\t%s [group=steps%s, label=<%s>];\n", dotQuote(st.ID), stepAttrs(st, o), nodeHTML(st, o.statusLine(st.ID)))
 	}
 	terms := g.terminalLayout()
+	// The terminal nodes the path reached, by DOT name, drawn bold.
+	reached := map[string]bool{}
+	for _, ie := range g.edges {
+		if o.taken(g.nodes[ie.from], ie.kind) {
+			reached[g.dotTarget(ie, terms)] = true
+		}
+	}
 	for t, name := range []string{End, Fail} {
 		if terms.used[t] && terms.shared[t] {
-			fmt.Fprintf(&b, "\t%s [%s];\n", dotQuote(name), terminalAttrs(t, false))
+			fmt.Fprintf(&b, "\t%s [%s];\n", dotQuote(name), terminalAttrs(t, false, reached[dotQuote(name)]))
 		}
 	}
 	stubbed := map[string]bool{} // terminal copies already declared
 	for _, ie := range g.edges {
 		e := g.spell(ie)
-		to := dotQuote(e.To)
-		if t, ok := g.terminalOf(ie.to); ok && !terms.shared[t] {
-			// A copy of the terminal for this step alone: its name has a
-			// colon, which no step ID has.
-			to = dotQuote(e.To + ":" + e.From)
-			if !stubbed[to] {
-				stubbed[to] = true
-				fmt.Fprintf(&b, "\t%s [%s];\n", to, terminalAttrs(t, true))
-			}
+		to := g.dotTarget(ie, terms)
+		if t, ok := g.terminalOf(ie.to); ok && !terms.shared[t] && !stubbed[to] {
+			stubbed[to] = true
+			fmt.Fprintf(&b, "\t%s [%s];\n", to, terminalAttrs(t, true, reached[to]))
 		}
 		var attrs []string
 		if e.Label != "" {
 			attrs = append(attrs, "label="+dotLines(wrap(e.Label, wrapWidth)))
 		}
-		if e.Kind == Failure {
+		taken := o.taken(e.From, e.Kind)
+		switch {
+		case e.Kind == Failure && taken:
+			attrs = append(attrs, `style="dashed,bold"`, "penwidth="+penPath, "color="+dotQuote(colorFailure), "fontcolor="+dotQuote(colorFailure))
+		case e.Kind == Failure:
 			attrs = append(attrs, "style=dashed", "color="+dotQuote(colorFailure), "fontcolor="+dotQuote(colorFailure))
+		case taken:
+			attrs = append(attrs, "style=bold", "penwidth="+penPath)
 		}
 		fmt.Fprintf(&b, "\t%s -> %s", dotQuote(e.From), to)
 		if len(attrs) > 0 {
@@ -90,12 +114,43 @@ func (g *Graph) DOT() []byte {
 	return b.Bytes()
 }
 
+// dotTarget is the DOT name of an edge's target: the step or shared
+// terminal, or the copy of a terminal for this step alone, whose name has
+// a colon, which no step ID has.
+func (g *Graph) dotTarget(ie edge, terms terminalLayout) string {
+	if t, ok := g.terminalOf(ie.to); ok && !terms.shared[t] {
+		return dotQuote(g.nodes[ie.to] + ":" + g.nodes[ie.from])
+	}
+	return dotQuote(g.nodes[ie.to])
+}
+
+// stepAttrs are a step's attributes beyond the defaults: a double border
+// when it waits for something outside the agent, its state's style under
+// an overlay.
+func stepAttrs(st *Step, o *Overlay) string {
+	var b strings.Builder
+	if st.WaitFor != "" {
+		b.WriteString(", peripheries=2")
+	}
+	if ss, ok := stateStyles[o.state(st.ID)]; ok {
+		fmt.Fprintf(&b, ", style=%s, color=%s, fillcolor=%s", dotQuote(ss.style), dotQuote(ss.color), dotQuote(ss.fill))
+		if ss.pen != "" {
+			b.WriteString(", penwidth=" + ss.pen)
+		}
+	}
+	return b.String()
+}
+
 // terminalAttrs are the attributes of end (a green double circle) or fail
-// (a red octagon); a per-step copy is drawn smaller.
-func terminalAttrs(t int, copy bool) string {
+// (a red octagon); a per-step copy is drawn smaller, and one the path
+// reached with a thick line.
+func terminalAttrs(t int, copy, reached bool) string {
 	size := ""
 	if copy {
 		size = ", fontsize=9, width=0.3, height=0.3"
+	}
+	if reached {
+		size += ", penwidth=" + penPath
 	}
 	if t == termEnd {
 		return fmt.Sprintf("shape=doublecircle, color=%s, fillcolor=%s, fontcolor=%s, style=filled, label=\"end\", margin=0.02%s",
@@ -106,8 +161,9 @@ func terminalAttrs(t int, copy bool) string {
 }
 
 // nodeHTML is a step's label as a Graphviz HTML-like label: the ID in bold,
-// the goal wrapped, the tools in small grey type.
-func nodeHTML(st *Step) string {
+// the goal wrapped, the tools in small grey type, what it waits for in
+// italics and, under an overlay, its status line in bold.
+func nodeHTML(st *Step, status string) string {
 	var b strings.Builder
 	b.WriteString("<b>")
 	b.WriteString(htmlEscape(st.ID))
@@ -120,6 +176,18 @@ func nodeHTML(st *Step) string {
 		for _, line := range wrap("tools: "+strings.Join(st.RecommendedTools, ", "), wrapWidth) {
 			fmt.Fprintf(&b, `<br/><font point-size="9" color="%s">%s</font>`, colorToolsLabel, htmlEscape(line))
 		}
+	}
+	if st.WaitFor != "" {
+		for _, line := range wrap(waitsLine(st), wrapWidth) {
+			b.WriteString("<br/><i>")
+			b.WriteString(htmlEscape(line))
+			b.WriteString("</i>")
+		}
+	}
+	if status != "" {
+		b.WriteString("<br/><b>")
+		b.WriteString(htmlEscape(status))
+		b.WriteString("</b>")
 	}
 	return b.String()
 }

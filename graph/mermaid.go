@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,13 +21,26 @@ const (
 // Mermaid writes the graph as a Mermaid flowchart, top to bottom, with the
 // same content as DOT: ID, wrapped goal and tools in each step, success
 // edges solid, failure edges dotted and red, the author's labels, end and
-// fail as distinct terminals and a dot before the entry. The output is the
-// same byte for byte for the same skill.
-func (g *Graph) Mermaid() []byte {
+// fail as distinct terminals and a dot before the entry. A step that waits
+// for something outside the agent is a stadium with a "waits for:" line.
+// The output is the same byte for byte for the same skill.
+func (g *Graph) Mermaid() []byte { return g.MermaidWith(nil) }
+
+// MermaidWith is Mermaid with a run drawn over it, as DOTWith draws it:
+// states as classes and status lines, the path taken and the terminal it
+// reached in bold, the caption after the title. A nil overlay draws
+// Mermaid.
+func (g *Graph) MermaidWith(o *Overlay) []byte {
 	var b bytes.Buffer
 	title := g.tmpl.Title
 	if title == "" {
 		title = g.tmpl.Skill
+	}
+	if o.active() && o.Caption != "" {
+		if title != "" {
+			title += " · "
+		}
+		title += o.Caption
 	}
 	if title != "" {
 		fmt.Fprintf(&b, "---\ntitle: %s\n---\n", yamlQuote(title))
@@ -45,7 +59,11 @@ func (g *Graph) Mermaid() []byte {
 
 	for i := range g.tmpl.Steps {
 		st := &g.tmpl.Steps[i]
-		fmt.Fprintf(&b, "    %s[\"%s\"]\n", name(i), mermaidNodeLabel(st))
+		open, close := "[", "]"
+		if st.WaitFor != "" {
+			open, close = "([", "])"
+		}
+		fmt.Fprintf(&b, "    %s%s\"%s\"%s\n", name(i), open, mermaidNodeLabel(st, o.statusLine(st.ID)), close)
 	}
 	terms := g.terminalLayout()
 	shape := [2]string{`((("end")))`, `{{"fail"}}`}
@@ -58,9 +76,13 @@ func (g *Graph) Mermaid() []byte {
 	}
 
 	link := 0 // Mermaid styles links by their index in the file
-	var failures []string
+	var failures, pathLinks, pathFailures []string
+	var reached []string // terminal nodes the path reached
 	if g.entry >= 0 {
 		fmt.Fprintf(&b, "    %s((\" \")) --> %s\n", mermaidEntry, name(g.entry))
+		if o.state(g.nodes[g.entry]) != Pending {
+			pathLinks = append(pathLinks, strconv.Itoa(link))
+		}
 		link++
 	}
 	stubbed := map[string]bool{}
@@ -78,9 +100,19 @@ func (g *Graph) Mermaid() []byte {
 			}
 		}
 		arrow := "-->"
-		if e.Kind == Failure {
+		taken := o.taken(e.From, e.Kind)
+		if _, ok := g.terminalOf(ie.to); ok && taken && !slices.Contains(reached, to) {
+			reached = append(reached, to)
+		}
+		switch {
+		case e.Kind == Failure && taken:
+			arrow = "-.->"
+			pathFailures = append(pathFailures, strconv.Itoa(link))
+		case e.Kind == Failure:
 			arrow = "-.->"
 			failures = append(failures, strconv.Itoa(link))
+		case taken:
+			pathLinks = append(pathLinks, strconv.Itoa(link))
 		}
 		label := ""
 		if e.Label != "" {
@@ -98,26 +130,76 @@ func (g *Graph) Mermaid() []byte {
 	fmt.Fprintf(&b, "    classDef done fill:%s,stroke:%s,color:%s\n", colorEndFill, colorEnd, colorEnd)
 	fmt.Fprintf(&b, "    classDef failed fill:%s,stroke:%s,color:%s\n", colorFailFill, colorFailure, colorFailure)
 	b.WriteString("    classDef entry fill:#000,stroke:#000\n")
-	if n := len(g.tmpl.Steps); n > 0 {
-		names := make([]string, n)
-		for i := range names {
-			names[i] = name(i)
+	// A step is in one class: its state's under an overlay, else step.
+	byState := map[State][]string{}
+	for i := range g.tmpl.Steps {
+		s := o.state(g.tmpl.Steps[i].ID)
+		byState[s] = append(byState[s], name(i))
+	}
+	for _, s := range []State{Done, Failed, Skipped, InProgress, Waiting} {
+		if len(byState[s]) == 0 {
+			continue
 		}
-		fmt.Fprintf(&b, "    class %s step\n", strings.Join(names, ","))
+		ss := stateStyles[s]
+		fmt.Fprintf(&b, "    classDef %s fill:%s,stroke:%s,color:#1a202c", mermaidStateClass(s), ss.fill, ss.color)
+		if ss.pen != "" {
+			fmt.Fprintf(&b, ",stroke-width:%spx", ss.pen)
+		}
+		if s == Skipped {
+			b.WriteString(",stroke-dasharray:5 3")
+		}
+		b.WriteByte('\n')
+	}
+	if len(g.tmpl.Steps) > 0 {
+		if names := byState[Pending]; len(names) > 0 {
+			fmt.Fprintf(&b, "    class %s step\n", strings.Join(names, ","))
+		}
 		fmt.Fprintf(&b, "    class %s entry\n", mermaidEntry)
+	}
+	for _, s := range []State{Done, Failed, Skipped, InProgress, Waiting} {
+		if names := byState[s]; len(names) > 0 {
+			fmt.Fprintf(&b, "    class %s %s\n", strings.Join(names, ","), mermaidStateClass(s))
+		}
 	}
 	for t, class := range []string{"done", "failed"} {
 		if len(termNames[t]) > 0 {
 			fmt.Fprintf(&b, "    class %s %s\n", strings.Join(termNames[t], ","), class)
 		}
 	}
+	for _, nm := range reached {
+		fmt.Fprintf(&b, "    style %s stroke-width:%s\n", nm, mermaidPathStroke)
+	}
 	if len(failures) > 0 {
 		fmt.Fprintf(&b, "    linkStyle %s stroke:%s,color:%s\n", strings.Join(failures, ","), colorFailure, colorFailure)
+	}
+	if len(pathLinks) > 0 {
+		fmt.Fprintf(&b, "    linkStyle %s stroke-width:%s\n", strings.Join(pathLinks, ","), mermaidPathStroke)
+	}
+	if len(pathFailures) > 0 {
+		fmt.Fprintf(&b, "    linkStyle %s stroke:%s,color:%s,stroke-width:%s\n", strings.Join(pathFailures, ","), colorFailure, colorFailure, mermaidPathStroke)
 	}
 	return b.Bytes()
 }
 
-func mermaidNodeLabel(st *Step) string {
+// mermaidStateClass is the class of a state's steps: names no other class
+// of the drawing has (done and failed are the terminals').
+func mermaidStateClass(s State) string {
+	switch s {
+	case Done:
+		return "stepDone"
+	case Failed:
+		return "stepFailed"
+	case Skipped:
+		return "stepSkipped"
+	case InProgress:
+		return "stepActive"
+	case Waiting:
+		return "stepWaiting"
+	}
+	return "step"
+}
+
+func mermaidNodeLabel(st *Step, status string) string {
 	var b strings.Builder
 	b.WriteString("<b>")
 	b.WriteString(mermaidEscape(st.ID))
@@ -135,6 +217,18 @@ func mermaidNodeLabel(st *Step) string {
 			b.WriteString(mermaidEscape(line))
 		}
 		b.WriteString("</small>")
+	}
+	if st.WaitFor != "" {
+		for _, line := range wrap(waitsLine(st), wrapWidth) {
+			b.WriteString("<br/><i>")
+			b.WriteString(mermaidEscape(line))
+			b.WriteString("</i>")
+		}
+	}
+	if status != "" {
+		b.WriteString("<br/><b>")
+		b.WriteString(mermaidEscape(status))
+		b.WriteString("</b>")
 	}
 	return b.String()
 }

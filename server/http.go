@@ -59,6 +59,9 @@ type HTTPOptions struct {
 	// PlanPicture draws a plan for the web view (UIPath); nil means
 	// DrawPlan.
 	PlanPicture PlanPicture
+	// NoMetrics leaves GET /metrics out, for a server that serves
+	// MetricsHandler on an address of its own (--metrics-addr).
+	NoMetrics bool
 }
 
 // DefaultSessionIdle is how long an idle MCP session stays open: as long as
@@ -67,7 +70,8 @@ type HTTPOptions struct {
 const DefaultSessionIdle = store.DefaultTTL
 
 // Handler returns the HTTP handler: MCP at /mcp (bearer auth when Tokens is
-// set) and an unauthenticated GET /healthz for load balancers.
+// set), an unauthenticated GET /healthz for load balancers, and GET
+// /metrics (behind the tokens too) unless NoMetrics.
 func (s *Server) Handler(opts HTTPOptions) http.Handler {
 	limit := opts.MaxBodyBytes
 	if limit <= 0 {
@@ -111,6 +115,9 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 		fmt.Fprintln(w, "ok")
 	})
 	s.mountUI(mux, opts)
+	if !opts.NoMetrics {
+		mux.Handle("GET "+MetricsPath, s.metricsBehind(opts.Tokens)) // metrics.go
+	}
 	return bodyDeadline(mux, bodyTimeout)
 }
 

@@ -2,10 +2,14 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillc/skillc/plan"
 )
 
 // Resource URIs: skill://NAME is a workflow skill's markdown and
@@ -14,9 +18,26 @@ import (
 func skillURI(name string) string    { return "skill://" + name }
 func templateURI(name string) string { return "skill://" + name + "/template.json" }
 
-// addResources registers every catalog skill. The catalog is fixed at start,
-// so plain resources (not a template) list exactly what exists.
+// CurrentPlanURI is the resource of the calling conversation's plan: its
+// checklist, what view_plan returns as text. A host reads it to put the
+// plan back into a context it compacted; the plan skill tells the model to
+// read it when the plan was lost from its context.
+const CurrentPlanURI = "plan://current"
+
+// noPlanText is plan://current without a plan: a text, not an error, so a
+// host that re-reads the resource after every compaction gets an answer it
+// can show.
+const noPlanText = "There is no plan in this conversation yet: make_plan starts one when the work has several steps."
+
+// addResources registers plan://current and every catalog skill. The
+// catalog is fixed at start, so plain resources (not a template) list
+// exactly what exists.
 func (s *Server) addResources() error {
+	s.mcp.AddResource(&mcp.Resource{
+		URI: CurrentPlanURI, Name: "current plan", Title: "This conversation's plan",
+		Description: "The checklist of this conversation's latest plan, as view_plan shows it: read it when the plan was lost from the context (after compaction), or put it back into a compacted context.",
+		MIMEType:    "text/plain",
+	}, s.guardResource(s.readCurrentPlan))
 	for _, name := range s.catalog.Names() {
 		sk, _ := s.catalog.Lookup(name)
 		tpl := sk.Template()
@@ -57,6 +78,31 @@ func (s *Server) addResources() error {
 		}))
 	}
 	return nil
+}
+
+// readCurrentPlan answers plan://current for the caller: the same user and
+// conversation as a tool call on the same connection would act on.
+func (s *Server) readCurrentPlan(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	key, err := s.keyOf(req.Session, req.Extra)
+	if err != nil {
+		return nil, err
+	}
+	text := noPlanText
+	r, err := s.planner.View(ctx, key)
+	var pe *plan.Error
+	switch {
+	case err == nil:
+		text = strings.TrimRight(r.Checklist, "\n")
+	case errors.As(err, &pe) && pe.Code == plan.CodeNoPlan:
+	case errors.Is(err, context.Canceled):
+		return nil, err
+	default:
+		s.logger.Error("store failed", "err", err, "uri", CurrentPlanURI)
+		return nil, fmt.Errorf("the plan store failed (%v); try again", err)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
+		URI: CurrentPlanURI, MIMEType: "text/plain", Text: text,
+	}}}, nil
 }
 
 func (s *Server) guardResource(h mcp.ResourceHandler) mcp.ResourceHandler {

@@ -55,6 +55,7 @@ type Server struct {
 	// event streams, which no request context would.
 	stopping chan struct{}
 	stopOnce sync.Once
+	metrics *metrics
 }
 
 // New builds the server: tools, instructions and resources.
@@ -84,8 +85,13 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	m := newMetrics()
+	// The planner's store, counted: failures, conflicts, latency.
+	pl := *opts.Planner
+	pl.Store = meteredStore{Store: pl.Store, m: m}
 	s := &Server{
-		planner: opts.Planner,
+		planner: &pl,
+		metrics: m,
 		catalog: opts.Catalog,
 		user:    opts.User,
 		session: opts.Session,
@@ -178,11 +184,16 @@ func checkIdentity(what, s string) error {
 // an unauthenticated loopback server) and the conversation is the header,
 // else the MCP session.
 func (s *Server) key(req *mcp.CallToolRequest) (store.Key, error) {
-	k := store.Key{User: s.user, Session: s.session}
-	var extra *mcp.RequestExtra
-	if req != nil {
-		extra = req.Extra
+	if req == nil {
+		return s.keyOf(nil, nil)
 	}
+	return s.keyOf(req.Session, req.Extra)
+}
+
+// keyOf is key for any request: a tool call's, or a resource read's
+// (plan://current).
+func (s *Server) keyOf(session *mcp.ServerSession, extra *mcp.RequestExtra) (store.Key, error) {
+	k := store.Key{User: s.user, Session: s.session}
 	if extra != nil && extra.TokenInfo != nil && extra.TokenInfo.UserID != "" {
 		k.User = extra.TokenInfo.UserID
 	}
@@ -194,8 +205,8 @@ func (s *Server) key(req *mcp.CallToolRequest) (store.Key, error) {
 			k.Session = conv
 		}
 	}
-	if k.Session == "" && req != nil && req.Session != nil {
-		k.Session = req.Session.ID()
+	if k.Session == "" && session != nil {
+		k.Session = session.ID()
 	}
 	if k.User == "" {
 		return k, errors.New("the server does not know who you are: it was started without a user (stdio: --user or SKILLC_USER; HTTP: --tokens)")

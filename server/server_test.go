@@ -606,7 +606,7 @@ description: Has a step pointing nowhere.
 	for _, r := range res.Resources {
 		uris = append(uris, r.URI)
 	}
-	want := "skill://acat-reimbursement skill://acat-reimbursement/template.json skill://broken skill://refund skill://refund/template.json"
+	want := "plan://current skill://acat-reimbursement skill://acat-reimbursement/template.json skill://broken skill://refund skill://refund/template.json"
 	if got := strings.Join(uris, " "); got != want {
 		t.Errorf("resources:\n got %s\nwant %s", got, want)
 	}

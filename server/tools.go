@@ -165,11 +165,15 @@ func outputSchema() *jsonschema.Schema {
 }
 
 // guard turns a panic in a handler into a tool error, so one bad request
-// never takes the server (and every other conversation on it) down.
+// never takes the server (and every other conversation on it) down, and
+// counts the call in the server's metrics.
 func guard[In, Out any](s *Server, name string, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		ctx, done := s.metrics.begin(ctx, name) // metrics.go
+		defer func() { done(&out, err) }()
 		defer func() {
 			if r := recover(); r != nil {
+				serverFault(ctx)
 				s.logger.Error("panic in tool handler", "tool", name, "panic", r, "stack", string(debug.Stack()))
 				var zero Out
 				res, out = nil, zero

@@ -17,7 +17,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/graph/render/drawcmd"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
@@ -57,19 +56,17 @@ const maxLoginBody = 8 << 10
 // PlanPicture draws a plan as SVG for the web view.
 type PlanPicture func(ctx context.Context, p *plan.Plan) ([]byte, error)
 
-// DrawPlan is the default PlanPicture: the plan's step graph as DOT,
-// drawn by skillc-draw (drawcmd). It fails with drawcmd.ErrNotFound where
-// skillc-draw is not installed, and the page says so.
+// DrawPlan is the default PlanPicture: the plan's step graph with its run
+// over it (plan.DOT: each step's status, the path taken in bold, the
+// position), drawn by skillc-draw (drawcmd), as `skillc plan view --format
+// svg` draws it. It fails with drawcmd.ErrNotFound where skillc-draw is not
+// installed, and the page says so.
 func DrawPlan(ctx context.Context, p *plan.Plan) ([]byte, error) {
-	t := &graph.Template{Title: p.Title, Objective: p.Objective, Entry: p.Entry, Steps: make([]graph.Step, len(p.Steps))}
-	for i, s := range p.Steps {
-		t.Steps[i] = s.Step
-	}
-	g, err := graph.New(t)
+	dot, err := plan.DOT(p)
 	if err != nil {
 		return nil, fmt.Errorf("the plan's graph: %w", err)
 	}
-	return drawcmd.Draw(ctx, g.DOT(), "svg")
+	return drawcmd.Draw(ctx, dot, "svg")
 }
 
 //go:embed ui

@@ -21,6 +21,7 @@ import (
 
 	"github.com/skillc/skillc/catalog"
 	"github.com/skillc/skillc/graph"
+	"github.com/skillc/skillc/graph/render/drawcmd"
 	"github.com/skillc/skillc/lint"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/store"
@@ -58,7 +59,16 @@ type PlanMakeOptions struct {
 // PlanViewOptions are the flags of `skillc plan view`.
 type PlanViewOptions struct {
 	*PlanOptions
+	// Format is --format: text (the checklist), json, or a picture.
+	Format string
+	// Output is -o: write to this file instead of stdout.
+	Output string
+	// OutIsTerminal reports whether IO.Out is a terminal, where an SVG or
+	// PNG would be noise; tests replace it.
+	OutIsTerminal func() bool
 }
+
+var planViewFormats = []string{"text", "json", "dot", "mermaid", "svg", "png"}
 
 // PlanUpdateOptions are the flags of `skillc plan update`.
 type PlanUpdateOptions struct {
@@ -169,15 +179,32 @@ missing failure edge fail.`,
 	_ = makeCmd.RegisterFlagCompletionFunc("skill", completeSkill)
 	_ = makeCmd.MarkFlagDirname("skills")
 
-	view := &PlanViewOptions{PlanOptions: opts}
+	view := &PlanViewOptions{PlanOptions: opts, OutIsTerminal: func() bool { return isTerminal(io.Out) }}
 	viewCmd := &cobra.Command{
-		Use:   "view",
-		Short: "Show the session's latest plan, active or closed",
+		Use:   "view [--format text|json|dot|mermaid|svg|png] [-o FILE]",
+		Short: "Show the session's latest plan, active or closed, as a checklist or a picture",
+		Long: `Show the session's latest plan: the checklist (--format text, the default),
+the plan as JSON (--format json, the same as --json), or its step graph as a
+picture (dot, mermaid, svg, png), drawn as ` + "`skillc graph`" + ` draws a skill, with
+the run over it: each step's status in its colours and on a line of its own
+("[x] done", "[!] failed", "[-] skipped", "[>] in progress", "[>] waiting",
+with the round of a loop), the steps in progress with a thick border, the
+path taken from the entry along the recorded outcomes in bold, and the
+plan's status and position under the title.
+
+SVG and PNG are drawn by skillc-draw, as for ` + "`skillc graph`" + `, and go to stdout
+only when it is not a terminal, else name a file with -o. -o writes the file
+atomically: it is complete or untouched.`,
 		Example: `  skillc plan view
-  skillc plan view --json | jq .status`,
+  skillc plan view --json | jq .status
+  skillc plan view --format mermaid
+  skillc plan view --format svg -o plan.svg`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := resolve(c); err != nil {
+				return err
+			}
+			if err := view.check(); err != nil {
 				return err
 			}
 			if runF.View != nil {
@@ -186,6 +213,10 @@ missing failure edge fail.`,
 			return planViewRun(view)
 		},
 	}
+
+	viewCmd.Flags().StringVarP(&view.Format, "format", "f", "text", "output format: "+strings.Join(planViewFormats, ", "))
+	viewCmd.Flags().StringVarP(&view.Output, "output", "o", "", "write to `FILE` instead of stdout")
+	_ = viewCmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(planViewFormats, cobra.ShellCompDirectiveNoFileComp))
 
 	up := &PlanUpdateOptions{PlanOptions: opts}
 	updateCmd := &cobra.Command{
@@ -370,6 +401,24 @@ func planMakeRun(opts *PlanMakeOptions) error {
 	return opts.print(r)
 }
 
+// check refuses an unknown format, --json with a picture, and a picture
+// to a terminal.
+func (o *PlanViewOptions) check() error {
+	switch o.Format {
+	case "text", "json", "dot", "mermaid":
+	case "svg", "png":
+		if o.Output == "" && o.OutIsTerminal != nil && o.OutIsTerminal() {
+			return usageError("will not write %s to a terminal: name a file with -o, or redirect stdout", o.Format)
+		}
+	default:
+		return usageError("unknown format %q: want %s", o.Format, strings.Join(planViewFormats, ", "))
+	}
+	if o.JSON && o.Format != "text" && o.Format != "json" {
+		return usageError("--json and --format %s: give one of them", o.Format)
+	}
+	return nil
+}
+
 func planViewRun(opts *PlanViewOptions) error {
 	pl, done, err := opts.planner()
 	if err != nil {
@@ -380,7 +429,45 @@ func planViewRun(opts *PlanViewOptions) error {
 	if err != nil {
 		return planError(err)
 	}
-	return opts.print(r)
+	var out []byte
+	switch opts.Format {
+	case "", "text", "json":
+		if opts.Output == "" {
+			if opts.Format == "json" {
+				opts.JSON = true
+			}
+			return opts.print(r)
+		}
+		var b bytes.Buffer
+		o := *opts.PlanOptions
+		o.IO = &IOStreams{In: opts.IO.In, Out: &b, ErrOut: opts.IO.ErrOut}
+		o.JSON = o.JSON || opts.Format == "json"
+		if err := o.print(r); err != nil {
+			return err
+		}
+		out = b.Bytes()
+	case "mermaid":
+		if out, err = plan.Mermaid(r.Plan); err != nil {
+			return planError(err)
+		}
+	default: // dot, svg, png
+		if out, err = plan.DOT(r.Plan); err != nil {
+			return planError(err)
+		}
+		if opts.Format != "dot" {
+			if out, err = drawcmd.Draw(opts.Ctx, out, opts.Format); err != nil {
+				return usageError("cannot draw the plan as %s: %v", opts.Format, err)
+			}
+		}
+	}
+	if opts.Output == "" {
+		_, err := opts.IO.Out.Write(out)
+		return err
+	}
+	if err := writeFileAtomic(opts.Output, out); err != nil {
+		return usageError("write %s: %v", opts.Output, err)
+	}
+	return nil
 }
 
 func planUpdateRun(opts *PlanUpdateOptions) error {

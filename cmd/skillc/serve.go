@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -40,12 +41,17 @@ type ServeOptions struct {
 	// SessionIdle closes an idle MCP session (HTTP); 0 is the server's
 	// default.
 	SessionIdle time.Duration
+	// MetricsAddr serves /metrics on an address of its own instead of
+	// the main one (HTTP only).
+	MetricsAddr string
 
 	// Getenv reads SKILLC_USER and SKILLC_SESSION; tests replace it.
 	Getenv func(string) string
 	// Ready, when set, receives the HTTP listener's address once it
 	// accepts connections (tests listen on port 0).
 	Ready func(addr string)
+	// MetricsReady, when set, receives the metrics listener's address.
+	MetricsReady func(addr string)
 }
 
 // NewCmdServe builds `skillc serve`.
@@ -66,8 +72,15 @@ tokens to users, one "TOKEN USER" per line; the conversation is the
 X-Conversation-Id header, else the MCP session. Bound beyond loopback the
 server refuses to start without --tokens. The same address serves a web
 view of the user's plans at /ui/, live as they change: sign in there with
-the same token (on loopback without tokens: --user's plans). Plans live in the store only, so
-several servers can share one (--store postgres://...).`,
+the same token (on loopback without tokens: --user's plans). Plans live in
+the store only, so several servers can share one (--store postgres://...).
+
+Over HTTP, GET /metrics serves Prometheus metrics (tool calls by tool and
+outcome, their latency, store conflicts and errors, plans created and
+closed), behind the bearer tokens when there are --tokens, like everything
+but GET /healthz. --metrics-addr ADDR serves them on ADDR instead, without
+authentication, for a scraper on a private network; the main address then
+has no /metrics.`,
 		Example: `  # stdio, as an MCP client launches it
   SKILLC_USER=alice SKILLC_SESSION=chat-42 skillc serve
 
@@ -78,7 +91,10 @@ several servers can share one (--store postgres://...).`,
   skillc serve --http 0.0.0.0:8080 --tokens /etc/skillc/tokens --store postgres://skillc@db/skillc
 
   # HTTP on loopback for yourself, no tokens
-  skillc serve --http 127.0.0.1:8080 --user alice`,
+  skillc serve --http 127.0.0.1:8080 --user alice
+
+  # metrics for a Prometheus on the private network, apart from the MCP port
+  skillc serve --http 0.0.0.0:8080 --tokens /etc/skillc/tokens --metrics-addr 10.0.0.5:9090`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx = cmd.Context()
@@ -99,6 +115,7 @@ several servers can share one (--store postgres://...).`,
 	f.StringVar(&opts.Tokens, "tokens", "", `bearer tokens file for --http: lines "TOKEN USER"`)
 	f.Int64Var(&opts.MaxBodyBytes, "max-body", server.DefaultMaxBodyBytes, "largest request accepted, in bytes (an HTTP body or a stdio line)")
 	f.BoolVar(&opts.Stateless, "stateless", false, "HTTP without MCP sessions, for replicas behind a load balancer; clients must send X-Conversation-Id")
+	f.StringVar(&opts.MetricsAddr, "metrics-addr", "", "serve Prometheus metrics at /metrics on `ADDR` (host:port), without authentication, instead of on the --http address")
 	f.DurationVar(&opts.SessionIdle, "session-idle", server.DefaultSessionIdle, "close an HTTP MCP session after this long without a request (not --ttl: a closed session is a transport error for its client)")
 	return cmd
 }
@@ -129,6 +146,9 @@ func serveRun(opts *ServeOptions) error {
 		if opts.Tokens != "" || opts.Stateless {
 			return usageError("--tokens and --stateless are for --http; over stdio the user and session are fixed")
 		}
+		if opts.MetricsAddr != "" {
+			return usageError("--metrics-addr is for --http: a stdio server serves one conversation and is gone with it")
+		}
 		session = firstNonEmpty(opts.Session, getenv("SKILLC_SESSION"))
 		if user == "" || session == "" {
 			return usageError("serving over stdio needs a user and a session: pass --user and --session, or set SKILLC_USER and SKILLC_SESSION (missing: %s)", missing(user, session))
@@ -140,6 +160,11 @@ func serveRun(opts *ServeOptions) error {
 		loopback, err := server.IsLoopback(opts.HTTP)
 		if err != nil {
 			return usageError("%v", err)
+		}
+		if opts.MetricsAddr != "" {
+			if _, err := server.IsLoopback(opts.MetricsAddr); err != nil {
+				return usageError("--metrics-addr: %v", err)
+			}
 		}
 		if opts.Tokens != "" {
 			if tokens, err = server.LoadTokens(opts.Tokens); err != nil {
@@ -201,6 +226,20 @@ func serveRun(opts *ServeOptions) error {
 	if err != nil {
 		return usageError("listen on %s: %v", opts.HTTP, err)
 	}
+	var metricsDone chan error
+	if opts.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", opts.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return usageError("listen on --metrics-addr %s: %v", opts.MetricsAddr, err)
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "skillc: serving metrics on http://%s%s without authentication\n", mln.Addr(), server.MetricsPath)
+		if opts.MetricsReady != nil {
+			opts.MetricsReady(mln.Addr().String())
+		}
+		metricsDone = make(chan error, 1)
+		go func() { metricsDone <- serveMetrics(ctx, mln, srv.MetricsHandler(), logger) }()
+	}
 	addr := ln.Addr().String()
 	auth := "no authentication (loopback), user " + fmt.Sprintf("%q", user)
 	if tokens != nil {
@@ -211,11 +250,47 @@ func serveRun(opts *ServeOptions) error {
 	if opts.Ready != nil {
 		opts.Ready(addr)
 	}
-	h := srv.Handler(server.HTTPOptions{Tokens: tokens, MaxBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless, SessionIdle: opts.SessionIdle})
-	if err := srv.Serve(ctx, ln, h); err != nil {
+	h := srv.Handler(server.HTTPOptions{Tokens: tokens, MaxBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless, SessionIdle: opts.SessionIdle,
+		NoMetrics: opts.MetricsAddr != ""})
+	err = srv.Serve(ctx, ln, h)
+	if metricsDone != nil {
+		stop() // the main server stopped: so does the metrics one
+		if merr := <-metricsDone; merr != nil && err == nil {
+			err = merr
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("serve http: %w", err)
 	}
 	fmt.Fprintln(opts.IO.ErrOut, "skillc: stopped")
+	return nil
+}
+
+// serveMetrics serves h at /metrics on ln, and nothing else, until ctx is
+// done.
+func serveMetrics(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
+	mux := http.NewServeMux()
+	mux.Handle("GET "+server.MetricsPath, h)
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve metrics: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close()
+	}
+	<-errc
 	return nil
 }
 

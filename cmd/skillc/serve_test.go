@@ -88,6 +88,8 @@ func TestServeRunUsageErrors(t *testing.T) {
 		{"weak token", ServeOptions{HTTP: "0.0.0.0:0", Tokens: short}, nil, "short:1: token is 3 characters"},
 		{"missing skills dir", ServeOptions{User: "a", Session: "s", SkillDirs: []string{filepath.Join(dir, "nope")}}, nil, "skills folder"},
 		{"bad max body", ServeOptions{User: "a", Session: "s", MaxBodyBytes: -1}, nil, "--max-body must be positive"},
+		{"metrics over stdio", ServeOptions{User: "a", Session: "s", MetricsAddr: "127.0.0.1:0"}, nil, "--metrics-addr is for --http"},
+		{"metrics address", ServeOptions{HTTP: "127.0.0.1:0", User: "a", MetricsAddr: "9090"}, nil, "--metrics-addr: listen address \"9090\""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -363,4 +365,110 @@ func TestServeRunHTTPRefusesBeforeTheBody(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("serveRun did not stop")
 	}
+}
+
+// TestServeRunMetricsAddr: with --metrics-addr, /metrics is served there
+// without a token and counts the main address's calls, and the main
+// address has none; both stop with the server.
+func TestServeRunMetricsAddr(t *testing.T) {
+	dir := t.TempDir()
+	tokens := filepath.Join(dir, "tokens")
+	if err := os.WriteFile(tokens, []byte("alice-token-0123456789 alice\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var errOut bytes.Buffer
+	ready, metricsReady := make(chan string, 1), make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serveRun(&ServeOptions{
+			IO:  &IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &errOut},
+			Ctx: ctx, Store: "sqlite:" + filepath.Join(dir, "plans.db"), TTL: time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes,
+			HTTP: "127.0.0.1:0", Tokens: tokens, MetricsAddr: "127.0.0.1:0", Getenv: env(nil),
+			Ready: func(addr string) { ready <- addr }, MetricsReady: func(addr string) { metricsReady <- addr },
+		})
+	}()
+	var addr, maddr string
+	for addr == "" || maddr == "" {
+		select {
+		case addr = <-ready:
+		case maddr = <-metricsReady:
+		case err := <-done:
+			t.Fatalf("serveRun: %v", err)
+		}
+	}
+	get := func(url, token string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", url, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, _ := get("http://"+addr+"/metrics", "alice-token-0123456789"); code != http.StatusNotFound {
+		t.Errorf("/metrics on the main address with --metrics-addr: %d, want 404", code)
+	}
+
+	tr := &mcp.StreamableClientTransport{Endpoint: "http://" + addr + server.MCPPath, MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: bearer("alice-token-0123456789")}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []string{"make_plan", "view_plan"} {
+		args := map[string]any{}
+		if tool == "make_plan" {
+			args["skill"] = "acat-reimbursement"
+		}
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", tool, err, res)
+		}
+	}
+	cs.Close()
+	code, body := get("http://"+maddr+"/metrics", "")
+	for _, want := range []string{
+		`skillc_tool_calls_total{outcome="ok",tool="make_plan"} 1`,
+		`skillc_tool_calls_total{outcome="ok",tool="view_plan"} 1`,
+		`skillc_plans_created_total 1`,
+	} {
+		if code != 200 || !strings.Contains(body, want) {
+			t.Errorf("--metrics-addr /metrics: %d, no %q", code, want)
+		}
+	}
+	if code, _ := get("http://"+maddr+"/mcp", ""); code != http.StatusNotFound {
+		t.Errorf("the metrics address serves /mcp: %d", code)
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serveRun after cancel: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serveRun did not stop")
+	}
+	if _, err := http.Get("http://" + maddr + "/metrics"); err == nil {
+		t.Error("the metrics address still answers after the server stopped")
+	}
+	if !strings.Contains(errOut.String(), "serving metrics on http://"+maddr+"/metrics without authentication") {
+		t.Errorf("log:\n%s", errOut.String())
+	}
+}
+
+// bearer is a transport that sends a bearer token.
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
 }

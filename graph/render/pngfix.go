@@ -14,12 +14,28 @@ import (
 // an edge's curve is stroked, its arrowhead filled; a node is filled when
 // its style says so, then outlined. Hand-written because no maintained Go
 // library rasterises Graphviz output in process.
+//
+// A node with peripheries (end's double circle, a waiting step's double
+// border) is drawn innermost first, and Graphviz fills only that one: the
+// wrapper counts a node's shapes and fills the first alone, else the outer
+// fill would cover the inner line. Drawings are made one at a time
+// (Renderer's lock), so one counter serves.
 type pngEngine struct {
 	*gvc.ImageRenderer
+	shapes *int // shapes drawn of the current node
 }
 
+func (e pngEngine) BeginNode(ctx context.Context, job *gvc.Job) error {
+	*e.shapes = 0
+	return e.ImageRenderer.BeginNode(ctx, job)
+}
+
+// nodeFilled reports whether the node shape drawn now is to be filled:
+// the node's style says so, and it is the node's first shape.
 func (e pngEngine) nodeFilled(job *gvc.Job) bool {
-	return job.Object().Fill() != gvc.FillNone
+	first := *e.shapes == 0
+	*e.shapes++
+	return first && job.Object().Fill() != gvc.FillNone
 }
 
 func (e pngEngine) BezierCurve(ctx context.Context, job *gvc.Job, p []*gvc.PointFloat, _ bool) error {
@@ -56,7 +72,7 @@ func (e pngEngine) Ellipse(ctx context.Context, job *gvc.Job, p []*gvc.PointFloa
 
 // newGraphviz starts Graphviz with the PNG renderer wrapped.
 func newGraphviz(ctx context.Context) (*graphviz.Graphviz, error) {
-	engine := pngEngine{&gvc.ImageRenderer{DefaultRenderEngine: new(gvc.DefaultRenderEngine)}}
+	engine := pngEngine{ImageRenderer: &gvc.ImageRenderer{DefaultRenderEngine: new(gvc.DefaultRenderEngine)}, shapes: new(int)}
 	render, err := gvc.NewRenderPlugin(ctx, "png", engine,
 		gvc.WithRenderFeatures(gvc.RenderYGoesDown, gvc.RenderDoesTransform))
 	if err != nil {

@@ -184,3 +184,45 @@ func TestBoundLayoutKeepsSkillPictures(t *testing.T) {
 		t.Error("1,000 steps: the bound changed nothing; is nslimit still read?")
 	}
 }
+
+// TestPNGPeripheries: a filled node with a double border (a waiting step,
+// end's double circle) is filled inside its inner line only, as Graphviz
+// and the SVG draw it. Along the middle row from the left: the outer line,
+// then the gap (background, not the fill), then the inner line, then the
+// fill.
+func TestPNGPeripheries(t *testing.T) {
+	dot := `digraph { pad=0.2; node [shape=box, style=filled, fillcolor="#ff0000", color="#000000", peripheries=2, width=2, height=1, label=""]; a }`
+	var pic bytes.Buffer
+	if err := testRenderer(t).Render(context.Background(), []byte(dot), PNG, &pic); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&pic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	y := (b.Min.Y + b.Max.Y) / 2
+	kind := func(x int) byte {
+		r, g, bl, a := img.At(x, y).RGBA()
+		switch {
+		case a < 0x4000:
+			return 'b' // transparent background
+		case r > 0xc000 && g < 0x4000 && bl < 0x4000:
+			return 'f' // fill
+		case r < 0x8000 && g < 0x8000 && bl < 0x8000:
+			return 'l' // line
+		case r > 0xc000 && g > 0xc000 && bl > 0xc000:
+			return 'b' // background
+		}
+		return '?' // antialiasing
+	}
+	var runs []byte
+	for x := b.Min.X; x < (b.Min.X+b.Max.X)/2; x++ {
+		if k := kind(x); k != '?' && (len(runs) == 0 || runs[len(runs)-1] != k) {
+			runs = append(runs, k)
+		}
+	}
+	if got := string(runs); got != "blblf" {
+		t.Errorf("the middle row reads %q (b background, l line, f fill), want blblf: the outer border is filled", got)
+	}
+}

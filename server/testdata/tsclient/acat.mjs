@@ -56,6 +56,13 @@ r = await call("update_plan", { fail: ["1"] });
 assert.equal(statuses(r.plan), "1=failed 2=in_progress 3=pending 4=pending");
 assert.match(r.text, /list_acat_transfers/);
 
+// After a compaction a host re-reads the plan from plan://current: the
+// checklist update_plan just returned.
+assert.ok(resources.some((res) => res.uri === "plan://current"), "no plan://current resource");
+const current = await client.readResource({ uri: "plan://current" });
+assert.equal(current.contents[0].mimeType, "text/plain");
+assert.equal(current.contents[0].text, r.text);
+
 r = await call("update_plan", { check: ["9"] });
 assert.equal(r.res.isError, true, "an unknown step was accepted");
 assert.match(r.text, /"9"/);
