@@ -21,6 +21,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skillc/skillc/gateway"
 	"github.com/skillc/skillc/skills"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/tools"
@@ -40,6 +41,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported to clients as the server's version.
 	Version string
+	// Upstreams, when set, are MCP servers whose tools the server offers
+	// beside the plan tools, gated by Gate (docs/gateway.md).
+	Upstreams *gateway.Pool
+	// Gate is how upstream tools follow the plan; "" means GateList.
+	Gate Gate
 }
 
 // Server is the MCP server. One Server answers any number of sessions.
@@ -50,6 +56,7 @@ type Server struct {
 	user    string
 	session string
 	logger  *slog.Logger
+	gate    *gate
 }
 
 // New builds the server: tools, instructions and resources.
@@ -92,6 +99,7 @@ func New(opts Options) (*Server, error) {
 	if err := s.addResources(); err != nil {
 		return nil, err
 	}
+	s.addGateway(opts)
 	return s, nil
 }
 
@@ -171,11 +179,15 @@ func checkIdentity(what, s string) error {
 // an unauthenticated loopback server) and the conversation is the header,
 // else the MCP session.
 func (s *Server) key(req *mcp.CallToolRequest) (store.Key, error) {
-	k := store.Key{User: s.user, Session: s.session}
-	var extra *mcp.RequestExtra
-	if req != nil {
-		extra = req.Extra
+	if req == nil {
+		return s.keyOf(nil, nil)
 	}
+	return s.keyOf(req.Session, req.Extra)
+}
+
+// keyOf is key for any request: the gateway keys tools/list too.
+func (s *Server) keyOf(ss *mcp.ServerSession, extra *mcp.RequestExtra) (store.Key, error) {
+	k := store.Key{User: s.user, Session: s.session}
 	if extra != nil && extra.TokenInfo != nil && extra.TokenInfo.UserID != "" {
 		k.User = extra.TokenInfo.UserID
 	}
@@ -187,8 +199,8 @@ func (s *Server) key(req *mcp.CallToolRequest) (store.Key, error) {
 			k.Session = conv
 		}
 	}
-	if k.Session == "" && req != nil && req.Session != nil {
-		k.Session = req.Session.ID()
+	if k.Session == "" && ss != nil {
+		k.Session = ss.ID()
 	}
 	if k.User == "" {
 		return k, errors.New("the server does not know who you are: it was started without a user (stdio: --user or SKILLC_USER; HTTP: --tokens)")

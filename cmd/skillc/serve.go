@@ -40,6 +40,10 @@ type ServeOptions struct {
 	// SessionIdle closes an idle MCP session (HTTP); 0 is the server's
 	// default.
 	SessionIdle time.Duration
+	// Upstreams is --upstreams: an mcpServers JSON file of servers whose
+	// tools are offered beside the plan tools. Gate is --gate.
+	Upstreams string
+	Gate      string
 
 	// Getenv reads SKILLC_USER and SKILLC_SESSION; tests replace it.
 	Getenv func(string) string
@@ -97,6 +101,8 @@ several servers can share one (--store postgres://...).`,
 	f.StringVar(&opts.Tokens, "tokens", "", `bearer tokens file for --http: lines "TOKEN USER"`)
 	f.Int64Var(&opts.MaxBodyBytes, "max-body", server.DefaultMaxBodyBytes, "largest request accepted, in bytes (an HTTP body or a stdio line)")
 	f.BoolVar(&opts.Stateless, "stateless", false, "HTTP without MCP sessions, for replicas behind a load balancer; clients must send X-Conversation-Id")
+	f.StringVar(&opts.Upstreams, "upstreams", "", "offer the tools of the MCP servers in `FILE` (the mcpServers JSON hosts use) beside the plan tools, gated by the plan (docs/gateway.md)")
+	f.StringVar(&opts.Gate, "gate", "", "with --upstreams: off (every tool always), list (tools/list shows the plan tools and the steps in progress' tools) or enforce (list, and calls outside that set are refused); default list")
 	f.DurationVar(&opts.SessionIdle, "session-idle", server.DefaultSessionIdle, "close an HTTP MCP session after this long without a request (not --ttl: a closed session is a transport error for its client)")
 	return cmd
 }
@@ -175,10 +181,22 @@ func serveRun(opts *ServeOptions) error {
 	defer st.Close()
 
 	logger := slog.New(slog.NewTextHandler(opts.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	pool, err := upstreamPool(opts, logger)
+	if err != nil {
+		return err
+	}
+	if pool != nil {
+		defer pool.Close()
+	}
+	gate := server.Gate("")
+	if opts.Gate != "" {
+		gate, _ = server.ParseGate(opts.Gate) // checked by upstreamPool
+	}
 	srv, err := server.New(server.Options{
 		Planner: &tools.Planner{Store: st},
 		Catalog: offered, User: user, Session: session,
 		Logger: logger, Version: buildVersion(),
+		Upstreams: pool, Gate: gate,
 	})
 	if err != nil {
 		return err
@@ -186,6 +204,9 @@ func serveRun(opts *ServeOptions) error {
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if pool != nil {
+		startUpstreams(ctx, opts, pool, srv)
+	}
 	go sweepEvery(ctx, st, time.Hour, logger)
 
 	if opts.HTTP == "" {
