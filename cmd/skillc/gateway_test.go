@@ -72,8 +72,8 @@ func gatewayFixture(t *testing.T, node string, extra map[string]any) (upstreams,
 	servers := map[string]any{
 		"everything": map[string]any{
 			"command": "sh",
-			"args": []string{"-c", `echo $$ > "$PIDDIR/${SKILLC_SESSION:-http}.pid"; exec "$NODE" "$ENTRY" stdio`},
-			"env":  map[string]string{"PIDDIR": piddir, "NODE": node, "ENTRY": upstreamEntry(t, "server-everything")},
+			"args":    []string{"-c", `echo $$ > "$PIDDIR/${SKILLC_SESSION:-http}.pid"; exec "$NODE" "$ENTRY" stdio`},
+			"env":     map[string]string{"PIDDIR": piddir, "NODE": node, "ENTRY": upstreamEntry(t, "server-everything")},
 		},
 		"fs": map[string]any{"command": node, "args": []string{upstreamEntry(t, "server-filesystem"), share}},
 	}
