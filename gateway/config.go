@@ -92,9 +92,28 @@ func ParseConfig(name string, src []byte) ([]Upstream, error) {
 		var typ *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &syn):
-			return fmt.Errorf("%s: invalid JSON: %v", at(syn.Offset), syn)
+			// The Decoder's offsets count from its buffer; Unmarshal's
+			// from the start of the file.
+			var whole *json.SyntaxError
+			if errors.As(json.Unmarshal(src, new(any)), &whole) {
+				syn = whole
+			}
+			// Offset counts the bad byte in: point at it.
+			return fmt.Errorf("%s: invalid JSON: %v", at(max(syn.Offset-1, 0)), syn)
 		case errors.As(err, &typ):
-			return fmt.Errorf("%s: %q must be %s, not a JSON %s", at(typ.Offset), typ.Field, goKind(typ.Type.String()), typ.Value)
+			var whole *json.UnmarshalTypeError
+			var file struct {
+				Servers map[string]entry `json:"mcpServers"`
+			}
+			if errors.As(json.Unmarshal(src, &file), &whole) {
+				typ = whole
+			}
+			// Offset is just past the value: point at its start.
+			off := typ.Offset - 1
+			for off > 0 && strings.IndexByte(",:[ \t\r\n", src[off-1]) < 0 {
+				off--
+			}
+			return fmt.Errorf("%s: %q: want %s, got a JSON %s", at(off), lastField(typ.Field), goKind(typ.Type.String()), typ.Value)
 		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 			return fmt.Errorf("%s: the JSON ends early", at(int64(len(src))))
 		}
@@ -133,12 +152,12 @@ func ParseConfig(name string, src []byte) ([]Upstream, error) {
 			return nil, err
 		}
 		for dec.More() {
+			pos := at(skipSpace(src, dec.InputOffset())) // the server's name
 			tok, err := dec.Token()
 			if err != nil {
 				return nil, fail(err)
 			}
 			name, _ := tok.(string)
-			pos := at(skipSpace(src, dec.InputOffset()))
 			var e entry
 			if err := dec.Decode(&e); err != nil {
 				return nil, fail(err)
@@ -220,6 +239,14 @@ func checkServerName(name string) error {
 		return fmt.Errorf("server name %q has \"__\", which separates the server from the tool in NAME__tool", name)
 	}
 	return nil
+}
+
+// lastField is the key of a dotted field path: mcpServers.a.args is args.
+func lastField(f string) string {
+	if i := strings.LastIndexByte(f, '.'); i >= 0 {
+		return f[i+1:]
+	}
+	return f
 }
 
 func goKind(t string) string {

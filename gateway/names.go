@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -67,7 +68,9 @@ func NameTools(tools map[string][]*mcp.Tool, reserved []string) *Names {
 				name = srv + Sep + t.Name
 			}
 			n.offered = append(n.offered, Offered{Name: name, Upstream: srv, Tool: t})
-			n.plain[t.Name] = append(n.plain[t.Name], name)
+			if !slices.Contains(reserved, t.Name) { // make_plan is the plan tool
+				n.plain[t.Name] = append(n.plain[t.Name], name)
+			}
 			n.qualified[srv+Sep+t.Name] = name
 		}
 	}
