@@ -429,3 +429,35 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return h.next.RoundTrip(r)
 }
+
+// Registry connects to every upstream, lists its tools and disconnects:
+// the names a skill may write for them, each plain name and each
+// SERVER__name, sorted. It fails, naming them, when an upstream cannot be
+// reached: a registry with a server missing would report its tools as
+// unknown.
+func Registry(ctx context.Context, ups []Upstream, opts PoolOptions) ([]string, error) {
+	p := NewPool(ups, opts)
+	defer p.Close()
+	if failed := p.Start(ctx); len(failed) > 0 {
+		var errs []error
+		for _, name := range p.names {
+			if err, ok := failed[name]; ok {
+				errs = append(errs, fmt.Errorf("upstream %q (%s): %v", name, p.conns[name].up.Pos, err))
+			}
+		}
+		return nil, errors.Join(errs...)
+	}
+	seen := map[string]bool{}
+	for server, tools := range p.Tools() {
+		for _, t := range tools {
+			seen[t.Name] = true
+			seen[server+Sep+t.Name] = true
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names, nil
+}

@@ -45,6 +45,9 @@ type Config struct {
 	HasTools bool
 	// ToolSources says where each registry name came from, for messages.
 	ToolSources []string
+	// ToolServers names the mcpServers files whose servers' tools were
+	// added to Tools (lint --tools-from), for messages.
+	ToolServers []string
 
 	// MaxTools and MaxGoalLength are the thresholds of the style warnings
 	// too-many-tools and goal-too-long.

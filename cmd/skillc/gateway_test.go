@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -170,6 +171,62 @@ func TestGatewayTypeScriptClient(t *testing.T) {
 				t.Fatalf("node gateway.mjs: %v\n%s", err, out)
 			}
 			t.Logf("%s", out)
+		})
+	}
+}
+
+// TestLintToolsFrom: lint --tools-from reads the real servers' tools/list
+// as the registry: a misspelt tool is unknown, with the nearest real name;
+// plain and SERVER__tool names are known; a server that cannot start is
+// a usage error naming it.
+func TestLintToolsFrom(t *testing.T) {
+	node := needNodeModules(t)
+	bin := skillcOnPath(t)
+	upstreams, _, _ := gatewayFixture(t, node, nil)
+	dir := t.TempDir()
+	skill := filepath.Join(dir, "notes", "SKILL.md")
+	if err := os.MkdirAll(filepath.Dir(skill), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "---\nname: notes\ndescription: Read a note and echo it. Use when asked about a note.\n---\n# Note report\n\n" +
+		"1. Find the folder.\n   - tools: list_allowed_directories\n" +
+		"2. Read the note.\n   - tools: read_txt_file\n" +
+		"3. Echo it.\n   - tools: everything__echo\n"
+	if err := os.WriteFile(skill, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	broken := filepath.Join(dir, "broken.json")
+	if err := os.WriteFile(broken, []byte(`{"mcpServers": {"gone": {"command": "/nonexistent/server"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, file string
+		code       int
+		want, not  []string
+	}{
+		{"real servers", upstreams, 1,
+			[]string{`SKILL.md:10:13: error: tool "read_txt_file" is in no tool registry of the config or of the servers of`, "fix: read_text_file", "1 error in 1 file"},
+			[]string{"list_allowed_directories", "everything__echo"}},
+		{"server that cannot start", broken, 2, []string{`upstream "gone" (` + broken + `:1:17)`}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(bin, "lint", "--tools-from", tc.file, "--no-color", skill)
+			cmd.Dir = dir // no .skillc.yaml above: the registry is the servers'
+			cmd.Env = childEnvWithout()
+			out, _ := cmd.CombinedOutput()
+			if code := cmd.ProcessState.ExitCode(); code != tc.code {
+				t.Errorf("exit %d, want %d\n%s", code, tc.code, out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(string(out), `"`+w+`"`) {
+					t.Errorf("output reports %q:\n%s", w, out)
+				}
+			}
 		})
 	}
 }

@@ -3,10 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"slices"
 	"sort"
+	"time"
 
 	"github.com/skillc/skillc/gateway"
+	"github.com/skillc/skillc/lint"
 	"github.com/skillc/skillc/server"
 )
 
@@ -49,4 +53,30 @@ func startUpstreams(ctx context.Context, opts *ServeOptions, pool *gateway.Pool,
 	}
 	srv.SyncUpstreamTools()
 	go pool.Retry(ctx)
+}
+
+// toolsFrom returns cfg with the tools of the servers in file added to its
+// registry (lint --tools-from). A server that cannot be reached is an
+// error: without it, its tools would all be reported unknown.
+func toolsFrom(cfg *lint.Config, file string) (*lint.Config, error) {
+	ups, err := gateway.LoadConfig(file)
+	if err != nil {
+		return nil, usageError("--tools-from: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*gateway.DefaultConnectTimeout)
+	defer cancel()
+	names, err := gateway.Registry(ctx, ups, gateway.PoolOptions{Version: buildVersion(), Stderr: io.Discard, ConnectTimeout: gateway.DefaultConnectTimeout, RetryEvery: time.Second})
+	if err != nil {
+		return nil, usageError("--tools-from %s: %v", file, err)
+	}
+	c := *cfg
+	c.Tools = slices.Clone(c.Tools)
+	c.ToolSources = slices.Clone(c.ToolSources)
+	for _, n := range names {
+		c.Tools = append(c.Tools, n)
+		c.ToolSources = append(c.ToolSources, file)
+	}
+	c.ToolServers = append(slices.Clone(c.ToolServers), file)
+	c.HasTools = true
+	return &c, nil
 }
