@@ -69,7 +69,14 @@ Over streamable HTTP (--http ADDR, endpoint /mcp), --tokens FILE maps bearer
 tokens to users, one "TOKEN USER" per line; the conversation is the
 X-Conversation-Id header, else the MCP session. Bound beyond loopback the
 server refuses to start without --tokens. Plans live in the store only, so
-several servers can share one (--store postgres://...).`,
+several servers can share one (--store postgres://...).
+
+With --upstreams FILE (the mcpServers JSON that MCP hosts use) the server
+also offers the tools of those servers, and --gate decides what an agent
+with an active plan sees: list (the default) shows the plan tools and the
+tools of the steps in progress, and sends tools/list_changed when that set
+changes; enforce also refuses calls outside it; off shows everything. See
+docs/gateway.md.`,
 		Example: `  # stdio, as an MCP client launches it
   SKILLC_USER=alice SKILLC_SESSION=chat-42 skillc serve
 
@@ -80,7 +87,10 @@ several servers can share one (--store postgres://...).`,
   skillc serve --http 0.0.0.0:8080 --tokens /etc/skillc/tokens --store postgres://skillc@db/skillc
 
   # HTTP on loopback for yourself, no tokens
-  skillc serve --http 127.0.0.1:8080 --user alice`,
+  skillc serve --http 127.0.0.1:8080 --user alice
+
+  # in front of other MCP servers, refusing tools the step does not need
+  skillc serve --user alice --session chat-42 --upstreams upstreams.json --gate enforce`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx = cmd.Context()
