@@ -170,6 +170,13 @@ func TestGatewayTypeScriptClient(t *testing.T) {
 			if err != nil {
 				t.Fatalf("node gateway.mjs: %v\n%s", err, out)
 			}
+			// Under -race the skillc processes are race-built test
+			// binaries: a race in the gateway shows on their stderr.
+			for _, bad := range []string{"DATA RACE", "panic:"} {
+				if strings.Contains(string(out), bad) {
+					t.Errorf("skillc printed %q:\n%s", bad, out)
+				}
+			}
 			t.Logf("%s", out)
 		})
 	}
