@@ -1,11 +1,13 @@
 package gateway
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -194,5 +196,30 @@ func TestRefusal(t *testing.T) {
 	p.Steps[0].Status = plan.StepDone
 	if got := SetFor(p, n, nil).Refusal("read_file"); !strings.Contains(got, "no step is in progress") {
 		t.Errorf("got %s", got)
+	}
+}
+
+// TestPoolUnavailable: an upstream that cannot start is reported by
+// Start, makes calls fail with a message naming it, and is not started
+// again on every call.
+func TestPoolUnavailable(t *testing.T) {
+	p := NewPool([]Upstream{{Name: "gone", Command: "/nonexistent/server", Type: "stdio", Pos: "up.json:1:17"}}, PoolOptions{RetryEvery: time.Hour})
+	defer p.Close()
+	failed := p.Start(context.Background())
+	if failed["gone"] == nil {
+		t.Fatalf("Start reported %v", failed)
+	}
+	if tools := p.Tools(); len(tools) != 0 {
+		t.Errorf("tools of an upstream that never connected: %v", tools)
+	}
+	_, err := p.Call(context.Background(), "gone", "x", nil)
+	if err == nil || !strings.Contains(err.Error(), `upstream "gone" is unavailable`) || !strings.Contains(err.Error(), "try again") {
+		t.Errorf("call: %v", err)
+	}
+	if _, err := p.Call(context.Background(), "other", "x", nil); err == nil || !strings.Contains(err.Error(), `no upstream named "other"`) {
+		t.Errorf("call to an unknown upstream: %v", err)
+	}
+	if _, err := Registry(context.Background(), []Upstream{{Name: "gone", Command: "/nonexistent/server", Type: "stdio", Pos: "up.json:1:17"}}, PoolOptions{}); err == nil || !strings.Contains(err.Error(), `upstream "gone" (up.json:1:17)`) {
+		t.Errorf("registry: %v", err)
 	}
 }
