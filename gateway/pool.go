@@ -82,6 +82,8 @@ type conn struct {
 	pool *Pool
 	up   Upstream
 	sem  chan struct{}
+	// dial serializes connection attempts; mu guards the fields below.
+	dial sync.Mutex
 
 	mu      sync.Mutex
 	sess    *mcp.ClientSession
@@ -260,25 +262,41 @@ func (p *Pool) Close() error {
 // session returns the upstream's connection, connecting when there is
 // none. force skips the RetryEvery wait (the first attempt at start).
 func (c *conn) session(ctx context.Context, force bool) (*mcp.ClientSession, error) {
+	if sess := c.current(); sess != nil {
+		return sess, nil
+	}
+	// One attempt at a time: calls that find no connection wait for it
+	// rather than each starting a server. mu is not held meanwhile, so
+	// Tools and Err answer while an upstream is slow to connect.
+	c.dial.Lock()
+	defer c.dial.Unlock()
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.sess != nil {
+	switch {
+	case c.sess != nil:
+		defer c.mu.Unlock()
 		return c.sess, nil
-	}
-	if c.closed {
+	case c.closed:
+		c.mu.Unlock()
 		return nil, fmt.Errorf("upstream %q: the gateway is shutting down", c.up.Name)
-	}
-	if !force && !c.lastTry.IsZero() && time.Since(c.lastTry) < c.pool.opts.RetryEvery {
+	case !force && !c.lastTry.IsZero() && time.Since(c.lastTry) < c.pool.opts.RetryEvery:
+		defer c.mu.Unlock()
 		return nil, fmt.Errorf("upstream %q is unavailable (%v); try again in a few seconds", c.up.Name, c.lastErr)
 	}
 	c.lastTry = time.Now()
-	// Connected under the lock: calls that find no connection wait for
-	// this attempt rather than each starting a server.
+	c.mu.Unlock()
+
 	sess, tools, err := c.connect(ctx)
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if err != nil {
 		c.lastErr = err
 		c.pool.opts.Logger.Warn("upstream unavailable", "upstream", c.up.Name, "err", err)
 		return nil, fmt.Errorf("upstream %q is unavailable (%v); try again in a few seconds", c.up.Name, err)
+	}
+	if c.closed { // Close ran while we connected
+		go sess.Close()
+		return nil, fmt.Errorf("upstream %q: the gateway is shutting down", c.up.Name)
 	}
 	changed := !sameTools(c.tools, tools)
 	c.sess, c.tools, c.lastErr = sess, tools, nil
@@ -287,6 +305,12 @@ func (c *conn) session(ctx context.Context, force bool) (*mcp.ClientSession, err
 		go c.pool.toolsChanged()
 	}
 	return sess, nil
+}
+
+func (c *conn) current() *mcp.ClientSession {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sess
 }
 
 // watch drops the connection when it ends (a stdio server that exits),
