@@ -33,6 +33,12 @@ const (
 	GateEnforce Gate = "enforce"
 )
 
+// gateInstructions follow the plan skill in the server's instructions when
+// upstream tools are gated, so the model knows why tools come and go.
+const gateInstructions = `## Tools that follow the plan
+
+This server also offers the tools of other servers. While a plan is active, only the plan tools and the tools of the steps in progress are available; when you record a step with update_plan, the next step's tools become available (the tool list changes). A step that names no tool gets its skill's allowed tools. With no active plan, every tool is available.`
+
 // ParseGate reads --gate.
 func ParseGate(s string) (Gate, error) {
 	switch g := Gate(s); g {

@@ -121,3 +121,34 @@ func TestGatewayHTTP(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestGatewayInstructions: with gated upstreams the instructions say why
+// tools come and go; with --gate off they are the plan skill alone.
+func TestGatewayInstructions(t *testing.T) {
+	plain, err := server.Instructions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		gate server.Gate
+		want bool
+	}{{"", true}, {server.GateEnforce, true}, {server.GateOff, false}} {
+		e := newEnv(t, nil)
+		pool := gateway.NewPool(nil, gateway.PoolOptions{})
+		srv, err := server.New(server.Options{Planner: e.planner(), Catalog: e.catalog, User: "u", Session: "s", Upstreams: pool, Gate: tc.gate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct, st := mcp.NewInMemoryTransports()
+		go srv.Run(context.Background(), st)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := cs.InitializeResult().Instructions
+		cs.Close()
+		if !strings.HasPrefix(got, plain) || strings.Contains(got, "## Tools that follow the plan") != tc.want {
+			t.Errorf("gate %q: instructions end %q", tc.gate, got[max(0, len(got)-200):])
+		}
+	}
+}

@@ -86,6 +86,9 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Upstreams != nil && opts.Gate != GateOff {
+		instructions += "\n\n" + gateInstructions
+	}
 	s := &Server{
 		planner: opts.Planner,
 		catalog: opts.Catalog,
