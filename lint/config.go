@@ -48,6 +48,9 @@ type Config struct {
 	// ToolDescriptions are the descriptions the registry files give their
 	// tools, by name, for an editor's hover (lsp).
 	ToolDescriptions map[string]string
+	// ToolServers names the mcpServers files whose servers' tools were
+	// added to Tools (lint --tools-from), for messages.
+	ToolServers []string
 
 	// MaxTools and MaxGoalLength are the thresholds of the style warnings
 	// too-many-tools and goal-too-long.

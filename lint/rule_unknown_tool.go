@@ -100,8 +100,12 @@ func runUnknownTool(p *Pass) {
 }
 
 func configName(c *Config) string {
+	name := fmt.Sprintf("%q", c.Path)
 	if c.Path == "" {
-		return "the config"
+		name = "the config"
 	}
-	return fmt.Sprintf("%q", c.Path)
+	for _, f := range c.ToolServers {
+		name += fmt.Sprintf(" or of the servers of %q", f)
+	}
+	return name
 }

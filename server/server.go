@@ -22,6 +22,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skillc/skillc/gateway"
 	"github.com/skillc/skillc/skills"
 	"github.com/skillc/skillc/store"
 	"github.com/skillc/skillc/tools"
@@ -41,6 +42,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported to clients as the server's version.
 	Version string
+	// Upstreams, when set, are MCP servers whose tools the server offers
+	// beside the plan tools, gated by Gate (docs/gateway.md).
+	Upstreams *gateway.Pool
+	// Gate is how upstream tools follow the plan; "" means GateList.
+	Gate Gate
 }
 
 // Server is the MCP server. One Server answers any number of sessions.
@@ -55,7 +61,8 @@ type Server struct {
 	// event streams, which no request context would.
 	stopping chan struct{}
 	stopOnce sync.Once
-	metrics *metrics
+	metrics  *metrics
+	gate     *gate
 }
 
 // New builds the server: tools, instructions and resources.
@@ -89,6 +96,9 @@ func New(opts Options) (*Server, error) {
 	// The planner's store, counted: failures, conflicts, latency.
 	pl := *opts.Planner
 	pl.Store = meteredStore{Store: pl.Store, m: m}
+	if opts.Upstreams != nil && opts.Gate != GateOff {
+		instructions += "\n\n" + gateInstructions
+	}
 	s := &Server{
 		planner: &pl,
 		metrics: m,
@@ -105,6 +115,7 @@ func New(opts Options) (*Server, error) {
 	if err := s.addResources(); err != nil {
 		return nil, err
 	}
+	s.addGateway(opts)
 	return s, nil
 }
 

@@ -39,6 +39,9 @@ type LintOptions struct {
 	// selected rules run, the ignored ones never, over what the config says.
 	Select []string
 	Ignore []string
+	// ToolsFrom is --tools-from: an mcpServers JSON file whose servers'
+	// tools/list are added to the tool registry.
+	ToolsFrom string
 
 	// Color is decided from the terminal when the command runs; tests set
 	// it directly.
@@ -126,6 +129,7 @@ bad usage, a broken config, or a path that could not be read.`,
 	f.StringVarP(&opts.Output, "output", "o", "", "write the report to `FILE` instead of stdout")
 	f.StringSliceVar(&opts.Select, "select", nil, "run only these `RULES` (comma-separated, repeatable), whatever the config turns off")
 	f.StringSliceVar(&opts.Ignore, "ignore", nil, "never run these `RULES` (comma-separated, repeatable); wins over --select")
+	f.StringVar(&opts.ToolsFrom, "tools-from", "", "add the tools the MCP servers in `FILE` (the mcpServers JSON hosts use) list to the tool registry unknown-tool checks against; each is started or called once")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(lintFormats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "info"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("select", completeRuleList)
@@ -140,6 +144,11 @@ func lintRun(opts *LintOptions) error {
 		return err
 	}
 	cfg = selectRules(cfg, opts.Select, opts.Ignore)
+	if opts.ToolsFrom != "" {
+		if cfg, err = toolsFrom(cfg, opts.ToolsFrom); err != nil {
+			return err
+		}
+	}
 	paths := opts.Paths
 	if len(paths) == 0 {
 		paths = []string{"."}

@@ -44,6 +44,10 @@ type ServeOptions struct {
 	// MetricsAddr serves /metrics on an address of its own instead of
 	// the main one (HTTP only).
 	MetricsAddr string
+	// Upstreams is --upstreams: an mcpServers JSON file of servers whose
+	// tools are offered beside the plan tools. Gate is --gate.
+	Upstreams string
+	Gate      string
 
 	// Getenv reads SKILLC_USER and SKILLC_SESSION; tests replace it.
 	Getenv func(string) string
@@ -80,7 +84,14 @@ outcome, their latency, store conflicts and errors, plans created and
 closed), behind the bearer tokens when there are --tokens, like everything
 but GET /healthz. --metrics-addr ADDR serves them on ADDR instead, without
 authentication, for a scraper on a private network; the main address then
-has no /metrics.`,
+has no /metrics.
+
+With --upstreams FILE (the mcpServers JSON that MCP hosts use) the server
+also offers the tools of those servers, and --gate decides what an agent
+with an active plan sees: list (the default) shows the plan tools and the
+tools of the steps in progress, and sends tools/list_changed when that set
+changes; enforce also refuses calls outside it; off shows everything. See
+docs/gateway.md.`,
 		Example: `  # stdio, as an MCP client launches it
   SKILLC_USER=alice SKILLC_SESSION=chat-42 skillc serve
 
@@ -94,7 +105,10 @@ has no /metrics.`,
   skillc serve --http 127.0.0.1:8080 --user alice
 
   # metrics for a Prometheus on the private network, apart from the MCP port
-  skillc serve --http 0.0.0.0:8080 --tokens /etc/skillc/tokens --metrics-addr 10.0.0.5:9090`,
+  skillc serve --http 0.0.0.0:8080 --tokens /etc/skillc/tokens --metrics-addr 10.0.0.5:9090
+
+  # in front of other MCP servers, refusing tools the step does not need
+  skillc serve --user alice --session chat-42 --upstreams upstreams.json --gate enforce`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx = cmd.Context()
@@ -116,6 +130,8 @@ has no /metrics.`,
 	f.Int64Var(&opts.MaxBodyBytes, "max-body", server.DefaultMaxBodyBytes, "largest request accepted, in bytes (an HTTP body or a stdio line)")
 	f.BoolVar(&opts.Stateless, "stateless", false, "HTTP without MCP sessions, for replicas behind a load balancer; clients must send X-Conversation-Id")
 	f.StringVar(&opts.MetricsAddr, "metrics-addr", "", "serve Prometheus metrics at /metrics on `ADDR` (host:port), without authentication, instead of on the --http address")
+	f.StringVar(&opts.Upstreams, "upstreams", "", "offer the tools of the MCP servers in `FILE` (the mcpServers JSON hosts use) beside the plan tools, gated by the plan (docs/gateway.md)")
+	f.StringVar(&opts.Gate, "gate", "", "with --upstreams: off (every tool always), list (tools/list shows the plan tools and the steps in progress' tools) or enforce (list, and calls outside that set are refused); default list")
 	f.DurationVar(&opts.SessionIdle, "session-idle", server.DefaultSessionIdle, "close an HTTP MCP session after this long without a request (not --ttl: a closed session is a transport error for its client)")
 	return cmd
 }
@@ -202,10 +218,22 @@ func serveRun(opts *ServeOptions) error {
 	defer st.Close()
 
 	logger := slog.New(slog.NewTextHandler(opts.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	pool, err := upstreamPool(opts, logger)
+	if err != nil {
+		return err
+	}
+	if pool != nil {
+		defer pool.Close()
+	}
+	gate := server.Gate("")
+	if opts.Gate != "" {
+		gate, _ = server.ParseGate(opts.Gate) // checked by upstreamPool
+	}
 	srv, err := server.New(server.Options{
 		Planner: &tools.Planner{Store: st},
 		Catalog: offered, User: user, Session: session,
 		Logger: logger, Version: buildVersion(),
+		Upstreams: pool, Gate: gate,
 	})
 	if err != nil {
 		return err
@@ -213,6 +241,9 @@ func serveRun(opts *ServeOptions) error {
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if pool != nil {
+		startUpstreams(ctx, opts, pool, srv)
+	}
 	go sweepEvery(ctx, st, time.Hour, logger)
 
 	if opts.HTTP == "" {

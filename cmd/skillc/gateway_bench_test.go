@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// BenchmarkGatewayForward compares a call forwarded by `skillc serve
+// --upstreams` (the binary, over stdio) with the same call made to the
+// upstream directly (the everything server's echo, over stdio), one of
+// each per iteration so both see the same machine load. It reports the
+// p50 and p99 latency of each and their ratios; the goal is a p50 ratio
+// of at most 1.3. Under enforce every call also reads the plan.
+//
+//	go test ./cmd/skillc -run '^$' -bench GatewayForward -benchtime 300x
+func BenchmarkGatewayForward(b *testing.B) {
+	node, err := exec.LookPath("node")
+	entry, _ := filepath.Abs(filepath.Join(upstreamsDir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
+	if err == nil {
+		_, err = os.Stat(entry)
+	}
+	if err != nil {
+		b.Skipf("node or server-everything is missing (%v): run npm ci --prefix server/testdata/upstreams", err)
+	}
+	bin, err := exec.LookPath("skillc")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	up := filepath.Join(dir, "upstreams.json")
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"everything": map[string]any{"command": node, "args": []string{entry, "stdio"}}}})
+	if err := os.WriteFile(up, cfg, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	connect := func(b *testing.B, cmd *exec.Cmd) *mcp.ClientSession {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
+			Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	for _, gate := range []string{"list", "enforce"} {
+		b.Run("gate="+gate, func(b *testing.B) {
+			direct := connect(b, exec.Command(node, entry, "stdio"))
+			cmd := exec.Command(bin, "serve", "--store", "sqlite:"+filepath.Join(b.TempDir(), "plans.db"), "--upstreams", up, "--gate", gate)
+			cmd.Env = childEnvWithout("SKILLC_USER=bench", "SKILLC_SESSION=bench")
+			via := connect(b, cmd)
+			ctx := context.Background()
+			if gate == "enforce" {
+				res, err := via.CallTool(ctx, &mcp.CallToolParams{Name: "make_plan", Arguments: map[string]any{"title": "Echo", "steps": []map[string]any{{"goal": "Echo.", "recommended_tools": []string{"echo"}}}}})
+				if err != nil || res.IsError {
+					b.Fatalf("make_plan: %v %+v", err, res)
+				}
+			}
+			call := func(cs *mcp.ClientSession) time.Duration {
+				start := time.Now()
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hello"}})
+				d := time.Since(start)
+				if err != nil || res.IsError {
+					b.Fatalf("echo: %v %+v", err, res)
+				}
+				return d
+			}
+			for range 20 { // warm both up: JIT, connections, SQLite pages
+				call(direct)
+				call(via)
+			}
+			var dd, vd []time.Duration
+			b.ResetTimer()
+			for range b.N {
+				dd = append(dd, call(direct))
+				vd = append(vd, call(via))
+			}
+			b.StopTimer()
+			q := func(ds []time.Duration, p float64) float64 {
+				s := slices.Clone(ds)
+				slices.Sort(s)
+				return float64(s[min(len(s)-1, int(p*float64(len(s))))].Microseconds())
+			}
+			b.ReportMetric(q(dd, 0.5), "direct-p50-µs")
+			b.ReportMetric(q(vd, 0.5), "gateway-p50-µs")
+			b.ReportMetric(q(dd, 0.99), "direct-p99-µs")
+			b.ReportMetric(q(vd, 0.99), "gateway-p99-µs")
+			b.ReportMetric(q(vd, 0.5)/q(dd, 0.5), "p50-ratio")
+			b.ReportMetric(q(vd, 0.99)/q(dd, 0.99), "p99-ratio")
+		})
+	}
+}

@@ -1,0 +1,154 @@
+package server_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillc/skillc/gateway"
+	"github.com/skillc/skillc/server"
+)
+
+// fsUpstream is a pool with the real filesystem server from npm
+// (testdata/upstreams) serving dir; the test skips without node or the
+// package, and fails so under CI.
+func fsUpstream(t *testing.T, dir string) *gateway.Pool {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	entry, _ := filepath.Abs(filepath.Join("testdata", "upstreams", "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
+	if err == nil {
+		_, err = os.Stat(entry)
+	}
+	if err != nil {
+		msg := "node or server-filesystem is missing (" + err.Error() + "): run npm ci --prefix server/testdata/upstreams"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	pool := gateway.NewPool([]gateway.Upstream{{Name: "fs", Command: node, Args: []string{entry, dir}, Type: "stdio"}}, gateway.PoolOptions{})
+	t.Cleanup(func() { pool.Close() })
+	return pool
+}
+
+func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// TestGatewayHTTP: over HTTP, with and without MCP sessions, each
+// conversation (X-Conversation-Id) is gated on its own plan, calls go to
+// the real upstream, and the gate forgets a session once it ends.
+func TestGatewayHTTP(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pool := fsUpstream(t, dir)
+	e := newEnv(t, nil)
+	srv, err := server.New(server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Upstreams: pool, Gate: server.GateEnforce})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed := pool.Start(context.Background()); len(failed) > 0 {
+		t.Fatal(failed)
+	}
+	srv.SyncUpstreamTools()
+	for _, stateless := range []bool{false, true} {
+		name := "sessions"
+		if stateless {
+			name = "stateless"
+		}
+		t.Run(name, func(t *testing.T) {
+			ts := httptest.NewServer(srv.Handler(server.HTTPOptions{Stateless: stateless}))
+			defer ts.Close()
+			a := httpClient(t, ts.URL, map[string]string{server.ConversationHeader: name + "-a"})
+			b := httpClient(t, ts.URL, map[string]string{server.ConversationHeader: name + "-b"})
+			all := toolNames(t, a)
+			if !slices.Contains(all, "read_text_file") || !slices.Contains(all, "list_directory") || len(all) < 10 {
+				t.Fatalf("before a plan: %v", all)
+			}
+			res, err := a.CallTool(context.Background(), &mcp.CallToolParams{Name: "make_plan", Arguments: map[string]any{
+				"title": "Read", "steps": []map[string]any{{"goal": "Read a.", "recommended_tools": []string{"fs__read_text_file"}}}}})
+			if err != nil || res.IsError {
+				t.Fatalf("make_plan: %v %+v", err, res)
+			}
+			if got, want := toolNames(t, a), []string{"close_plan", "make_plan", "read_text_file", "update_plan", "view_plan"}; !slices.Equal(got, want) {
+				t.Errorf("a at step 1: %v, want %v", got, want)
+			}
+			if got := toolNames(t, b); !slices.Equal(got, all) {
+				t.Errorf("b, without a plan: %v, want everything", got)
+			}
+			res, err = a.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_text_file", Arguments: map[string]any{"path": filepath.Join(dir, "a.txt")}})
+			if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "alpha" {
+				t.Errorf("forwarded read: %v %+v", err, res)
+			}
+			res, err = a.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_directory", Arguments: map[string]any{"path": dir}})
+			if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `step 1 (Read a.) is in progress and its tools are read_text_file`) {
+				t.Errorf("enforce let list_directory through: %v %+v", err, res)
+			}
+			res, err = b.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_directory", Arguments: map[string]any{"path": dir}})
+			if err != nil || res.IsError {
+				t.Errorf("b without a plan was refused: %v %+v", err, res)
+			}
+			a.Close()
+			b.Close()
+		})
+	}
+	// Ended sessions (and a stateless server's per-request ones) are
+	// forgotten.
+	for i := 0; srv.GateSessions() > 0; i++ {
+		if i == 100 {
+			t.Fatalf("the gate still remembers %d sessions", srv.GateSessions())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestGatewayInstructions: with gated upstreams the instructions say why
+// tools come and go; with --gate off they are the plan skill alone.
+func TestGatewayInstructions(t *testing.T) {
+	plain, err := server.Instructions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		gate server.Gate
+		want bool
+	}{{"", true}, {server.GateEnforce, true}, {server.GateOff, false}} {
+		e := newEnv(t, nil)
+		pool := gateway.NewPool(nil, gateway.PoolOptions{})
+		srv, err := server.New(server.Options{Planner: e.planner(), Catalog: e.catalog, User: "u", Session: "s", Upstreams: pool, Gate: tc.gate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct, st := mcp.NewInMemoryTransports()
+		go srv.Run(context.Background(), st)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := cs.InitializeResult().Instructions
+		cs.Close()
+		if !strings.HasPrefix(got, plain) || strings.Contains(got, "## Tools that follow the plan") != tc.want {
+			t.Errorf("gate %q: instructions end %q", tc.gate, got[max(0, len(got)-200):])
+		}
+	}
+}
