@@ -82,7 +82,7 @@ func TestCatalogPolicy(t *testing.T) {
 		}, config: "rules:\n  missing-when-to-use: error\n", lintCode: 1, oneCode: 1, why: "[missing-when-to-use]", serve: listsNotSeeds},
 		{name: "folder with no skill", setup: func(t *testing.T, s string) { writeTestFile(t, filepath.Join(s, "README.md"), "# Notes\n") },
 			lintCode: 2, oneCode: 2, lintWhy: "skills: error: no skill in this folder: a skill is a folder holding a SKILL.md",
-			why: `/s": a skill is a folder holding a SKILL.md (or skill.md), or a markdown file named on the command line; to start one: skillc init NAME`,
+			why:     `/s": a skill is a folder holding a SKILL.md (or skill.md), or a markdown file named on the command line; to start one: skillc init NAME`,
 			nameWhy: `no skill named "s"`, serve: neither, serveWhy: `no workflow skill named \"s\"`,
 			serveWarns: `warning: no skills found in --skills "`},
 	}
