@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,6 +71,40 @@ func TestInit(t *testing.T) {
 				if len(diags) != 0 {
 					t.Errorf("strict=%v: the written skill has findings: %v", strict, diags)
 				}
+			}
+		})
+	}
+}
+
+// TestNewCmdInit parses init's flags into InitOptions without running it.
+func TestNewCmdInit(t *testing.T) {
+	tests := []struct {
+		args    []string
+		want    InitOptions
+		wantErr string
+	}{
+		{args: []string{"refund"}, want: InitOptions{Name: "refund", Dir: "."}},
+		{args: []string{"refund", "--dir", "skills"}, want: InitOptions{Name: "refund", Dir: "skills"}},
+		{args: []string{"--dir=skills/team", "refund"}, want: InitOptions{Name: "refund", Dir: "skills/team"}},
+		{args: []string{}, wantErr: "accepts 1 arg(s), received 0"},
+		{args: []string{"a", "b"}, wantErr: "accepts 1 arg(s), received 2"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var got *InitOptions
+			cmd := NewCmdInit(&IOStreams{}, func(o *InitOptions) error { got = o; return nil })
+			cmd.SetArgs(tt.args)
+			cmd.SetOut(io.Discard)
+			cmd.SetErr(io.Discard)
+			err := cmd.Execute()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got == nil || got.Name != tt.want.Name || got.Dir != tt.want.Dir {
+				t.Errorf("got %+v, %v; want %+v", got, err, tt.want)
 			}
 		})
 	}
