@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/skillc/skillc/compiler"
@@ -153,7 +155,7 @@ func Load(arg string, opts lint.Options) (*Skill, error) {
 	case st.IsDir():
 		p, ok := skillFileIn(arg)
 		if !ok {
-			return nil, fmt.Errorf("no %s (or %s) in folder %q: name the skill's markdown file, or the folder that holds it", FileName, LowerFileName, arg)
+			return nil, noSkillIn(arg)
 		}
 		path, root = p, arg
 	}
@@ -162,6 +164,36 @@ func Load(arg string, opts lint.Options) (*Skill, error) {
 		return nil, fmt.Errorf("cannot read %q: %v", path, unwrapPath(err))
 	}
 	return judge(path, src, opts, false), nil
+}
+
+// noSkillIn is the error for a folder given as one skill that holds no
+// skill file. When its subfolders hold skills (a folder of skills, given
+// where one is wanted), it names a few of them instead of the general hint.
+func noSkillIn(dir string) error {
+	var some []string
+	more := false
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			if !e.IsDir() || skippedDirs[e.Name()] {
+				continue
+			}
+			if _, ok := skillFileIn(filepath.Join(dir, e.Name())); ok {
+				if len(some) == 3 {
+					more = true
+					break
+				}
+				some = append(some, strconv.Quote(filepath.Join(dir, e.Name())))
+			}
+		}
+	}
+	if len(some) > 0 {
+		list := strings.Join(some, ", ")
+		if more {
+			list += ", ..."
+		}
+		return fmt.Errorf("no skill in %q, but its folders hold skills: name one of them, such as %s", dir, list)
+	}
+	return fmt.Errorf("no skill in %q: %s", dir, noSkillHint)
 }
 
 // maxSize is the read bound: opts.MaxSize, with the compiler's meaning of
@@ -174,10 +206,14 @@ func maxSize(opts lint.Options) int64 {
 }
 
 // Lint finds the skills under paths (as find walks them) and lints each,
-// in parallel, bounded by opts.Workers. A path that cannot be read becomes
-// an unreadable finding; the run goes on. Files are sorted by path.
+// in parallel, bounded by opts.Workers. A path that cannot be read, and a
+// folder that holds no skill, becomes an unreadable finding; the run goes
+// on. Files are sorted by path.
 func Lint(paths []string, opts lint.Options) *lint.Result {
-	files, problems := find(paths, opts.Config)
+	files, problems, empty := find(paths, opts.Config)
+	for _, e := range empty {
+		problems = append(problems, noSkill(e))
+	}
 	res := &lint.Result{Files: make([]*lint.File, len(files))}
 	// Each file is cut down to what the report needs as soon as it is
 	// judged: keeping every compiled skill until the end would hold a

@@ -101,7 +101,9 @@ func TestLoad(t *testing.T) {
 		{arg: "zero", wantErr: `it is a symlink to "/dev/zero", outside the folder`},
 		{arg: "dangling", wantErr: "which cannot be followed"},
 		{arg: "fifo", wantErr: "it is a named pipe (FIFO); a skill is read only from a regular file"},
-		{arg: "empty", wantErr: `no SKILL.md (or skill.md) in folder "` + filepath.Join(dir, "empty") + `"`},
+		{arg: "empty", wantErr: `no skill in "` + filepath.Join(dir, "empty") + `": a skill is a folder holding a SKILL.md (or skill.md), or a markdown file named on the command line; to start one: skillc init NAME`},
+		// A folder of skills, given where one skill is wanted.
+		{arg: ".", wantErr: `no skill in "` + dir + `", but its folders hold skills: name one of them, such as "` + filepath.Join(dir, "both") + `", "` + filepath.Join(dir, "dangling") + `", "` + filepath.Join(dir, "escape") + `", ...`},
 		{arg: "missing.md", wantErr: `no such file "` + filepath.Join(dir, "missing.md") + `"`},
 	}
 	for _, tt := range tests {

@@ -44,21 +44,37 @@ func skillFileIn(dir string) (string, bool) {
 	return "", false
 }
 
+// emptyDir is a folder named to find that holds no skill file to read:
+// none at all, or none outside the config's ignore globs, which excluded
+// ignored of its skill files and folders.
+type emptyDir struct {
+	path    string
+	ignored int
+}
+
 // find turns paths into the skill files to read, sorted and without
 // duplicates. A folder is walked for SKILL.md (or skill.md) files, skipping
 // .git, node_modules and the config's ignore globs, without following
 // symlinked folders; a file is taken as given, whatever its name, unless an
 // ignore glob matches it. A path that cannot be walked is a problem, and
-// the rest go on.
-func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics) {
+// the rest go on. A folder walked without a problem that yields no skill
+// file is listed in empty: what that means is the caller's to say.
+func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics, []emptyDir) {
 	seen := map[string]bool{}
 	var files []file
 	var problems compiler.Diagnostics
-	add := func(p, root string) {
-		if !seen[p] && !ignored(cfg, p) {
+	var empty []emptyDir
+	// add reports whether p is a skill file to read, whether it was
+	// already listed or not: false only when an ignore glob excludes it.
+	add := func(p, root string) bool {
+		if ignored(cfg, p) {
+			return false
+		}
+		if !seen[p] {
 			seen[p] = true
 			files = append(files, file{path: p, root: root})
 		}
+		return true
 	}
 	for _, root := range paths {
 		st, err := os.Stat(root)
@@ -74,6 +90,15 @@ func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics) {
 		// "SKILL.md" sorts before "skill.md": a folder that has both
 		// yields SKILL.md only.
 		hasUpper := map[string]bool{}
+		problemsBefore := len(problems)
+		kept, excluded := 0, 0
+		count := func(ok bool) {
+			if ok {
+				kept++
+			} else {
+				excluded++
+			}
+		}
 		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				problems = append(problems, unreadable(p, err))
@@ -83,7 +108,11 @@ func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics) {
 				return nil
 			}
 			if d.IsDir() {
-				if p != root && (skippedDirs[d.Name()] || ignored(cfg, p)) {
+				if p != root && skippedDirs[d.Name()] {
+					return fs.SkipDir
+				}
+				if p != root && ignored(cfg, p) {
+					excluded++
 					return fs.SkipDir
 				}
 				return nil
@@ -91,10 +120,10 @@ func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics) {
 			switch d.Name() {
 			case FileName:
 				hasUpper[filepath.Dir(p)] = true
-				add(p, root)
+				count(add(p, root))
 			case LowerFileName:
 				if !hasUpper[filepath.Dir(p)] {
-					add(p, root)
+					count(add(p, root))
 				}
 			}
 			return nil
@@ -102,9 +131,32 @@ func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics) {
 		if err != nil {
 			problems = append(problems, unreadable(root, err))
 		}
+		if kept == 0 && len(problems) == problemsBefore {
+			empty = append(empty, emptyDir{path: root, ignored: excluded})
+		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
-	return files, problems
+	return files, problems, empty
+}
+
+// noSkillHint says what a skill is and how to start one: the end of every
+// message about a path that holds no skill.
+var noSkillHint = fmt.Sprintf("a skill is a folder holding a %s (or %s), or a markdown file named on the command line; to start one: skillc init NAME", FileName, LowerFileName)
+
+// noSkill is the finding for a folder named on the command line that holds
+// no skill: reported as unreadable (nothing in it could be read as a
+// skill), so the run exits with status 2, as for a path that is not there.
+func noSkill(e emptyDir) compiler.Diagnostic {
+	summary := "no skill in this folder: " + noSkillHint
+	if e.ignored > 0 {
+		summary = fmt.Sprintf("no skill in this folder outside the config's ignore globs, which exclude %d path(s) in it (a named file they match is skipped too): change the config's ignore list to lint them", e.ignored)
+	}
+	return compiler.Diagnostic{
+		Severity: compiler.SeverityError,
+		Rule:     lint.RuleUnreadable.ID,
+		Summary:  summary,
+		Range:    compiler.Range{Filename: e.path},
+	}
 }
 
 // unreadable is the finding for a path that could not be read: reported

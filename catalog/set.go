@@ -57,7 +57,7 @@ func LoadSet(dirs []string, opts lint.Options) (*Set, error) {
 	var files []file
 	var problems compiler.Diagnostics
 	for _, dir := range dirs {
-		found, probs := find([]string{dir}, opts.Config)
+		found, probs, _ := find([]string{dir}, opts.Config)
 		if len(found) == 0 && len(probs) == 0 {
 			s.empty = append(s.empty, dir)
 		}

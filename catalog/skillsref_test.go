@@ -33,9 +33,10 @@ var skillsRefCases = []struct {
 	// skills-ref refuses a file where it wants a folder; skillc lints a
 	// file it is given, and finds no frontmatter in "test".
 	{name: "test_not_a_directory", path: "file.txt", rules: []string{"missing-frontmatter"}},
-	// No rule is named: the catalog branch decides how a folder without a
-	// skill file is reported; any finding is skills-ref's verdict.
-	{name: "test_missing_skill_md", path: "my-skill", pending: "catalog (a folder without a skill file)"},
+	// skills-ref: "Missing required file: SKILL.md". skillc reports a
+	// folder named on the command line that holds no skill as unreadable
+	// (nothing in it reads as a skill), and exits with status 2.
+	{name: "test_missing_skill_md", path: "my-skill", rules: []string{"unreadable"}},
 	{name: "test_invalid_name_uppercase", path: "MySkill", rules: []string{"invalid-name"}},
 	{name: "test_name_too_long", path: strings.Repeat("a", 70), rules: []string{"invalid-name"}},
 	{name: "test_name_leading_hyphen", path: "-my-skill", rules: []string{"invalid-name"}},

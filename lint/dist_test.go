@@ -2,6 +2,7 @@ package lint
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -19,12 +20,13 @@ func TestDistribution(t *testing.T) {
 			Using string `yaml:"using"`
 			Steps []struct {
 				Run   string `yaml:"run"`
+				Uses  string `yaml:"uses"`
 				Shell string `yaml:"shell"`
 			} `yaml:"steps"`
 		} `yaml:"runs"`
 	}
 	readYAML(t, "../action.yml", &action)
-	for _, in := range []string{"paths", "version", "format", "fail-on"} {
+	for _, in := range []string{"paths", "version", "format", "fail-on", "config", "sarif"} {
 		if _, ok := action.Inputs[in]; !ok {
 			t.Errorf("action.yml has no input %q", in)
 		}
@@ -34,12 +36,15 @@ func TestDistribution(t *testing.T) {
 	}
 	var script strings.Builder
 	for _, s := range action.Runs.Steps {
-		if s.Shell == "" {
+		if s.Run != "" && s.Shell == "" {
 			t.Error("action.yml: a composite run step needs a shell")
 		}
 		script.WriteString(s.Run)
 	}
-	for _, want := range []string{"go install \"github.com/skillc/skillc/cmd/skillc@", "lint --format"} {
+	// The install itself (release binary, or go install for a branch) is
+	// .github/action/install.sh; cmd/skillc's TestReleaseConfig checks it
+	// against the release config.
+	for _, want := range []string{`install.sh" install`, `skillc lint "${args[@]}" --format "$SKILLC_FORMAT" --fail-on "$SKILLC_FAIL_ON"`, `--format sarif -o "$SKILLC_SARIF"`} {
 		if !strings.Contains(script.String(), want) {
 			t.Errorf("action.yml does not run %q", want)
 		}
@@ -52,8 +57,19 @@ func TestDistribution(t *testing.T) {
 		Files    string `yaml:"files"`
 	}
 	readYAML(t, "../.pre-commit-hooks.yaml", &hooks)
-	if len(hooks) == 0 || hooks[0].ID != "skillc-lint" || hooks[0].Entry != "skillc lint" || hooks[0].Language != "golang" || !strings.Contains(hooks[0].Files, `SKILL\.md$`) {
-		t.Errorf("hooks: %+v", hooks)
+	if len(hooks) == 0 || hooks[0].ID != "skillc-lint" || hooks[0].Entry != "skillc lint" || hooks[0].Language != "golang" {
+		t.Fatalf("hooks: %+v", hooks)
+	}
+	// skillc-lint runs on the files a folder walk reads: SKILL.md, and
+	// skill.md (read where a folder has no SKILL.md).
+	files, err := regexp.Compile(hooks[0].Files)
+	if err != nil {
+		t.Fatalf("skillc-lint files: %v", err)
+	}
+	for path, want := range map[string]bool{"SKILL.md": true, "skills/a/SKILL.md": true, "skills/a/skill.md": true, "README.md": false, "skills/a/NOTSKILL.md": false} {
+		if files.MatchString(path) != want {
+			t.Errorf("skillc-lint files %q matches %s: %v, want %v", hooks[0].Files, path, !want, want)
+		}
 	}
 }
 

@@ -6,6 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+
 	"github.com/skillc/skillc/compiler"
 )
 
@@ -71,11 +75,11 @@ func parseSuppressions(sk *compiler.Skill, li *compiler.Lines, report func(compi
 	// Stacked comments share a scope: merge them first, so each scope's
 	// lines are visited once.
 	scopes := map[[2]int]*ruleSet{}
-	for _, sp := range codeFreeLines(src) {
-		line := src[sp[0]:sp[1]]
-		for _, m := range suppressRe.FindAllSubmatchIndex(line, -1) {
+	for _, sp := range htmlSpans(sk) {
+		text := src[sp[0]:sp[1]]
+		for _, m := range suppressRe.FindAllSubmatchIndex(text, -1) {
 			set := ruleSet{rules: map[string]bool{}}
-			list := string(line[m[4]:m[5]])
+			list := string(text[m[4]:m[5]])
 			off := sp[0] + m[4]
 			for _, f := range fieldsWithOffsets(list) {
 				id := f.text
@@ -106,7 +110,8 @@ func parseSuppressions(sk *compiler.Skill, li *compiler.Lines, report func(compi
 				out.file.add(set)
 				continue
 			}
-			from := next[li.Pos(sp[0]).Line]
+			// The scope starts after the line the comment ends on.
+			from := next[li.Pos(sp[0]+m[1]-1).Line]
 			to := from
 			if st := stepAt[from]; st != nil {
 				to = max(from, lastLine(st.Range))
@@ -174,6 +179,65 @@ func nextContentLines(src []byte, li *compiler.Lines) []int {
 	}
 	return next
 }
+
+// htmlSpans returns the spans of src, as offsets, where markdown reads
+// HTML: HTML blocks and inline raw HTML, outside the frontmatter. Only
+// there is a suppression comment a comment; the same text in a code span
+// or a code block is an example of one, shown to the reader, and
+// suppresses nothing. The body is parsed as the compiler parses it
+// (goldmark, CommonMark), and only for a file that mentions skillc-disable.
+// A body the compiler would not parse (it nests too deep: the skill is
+// Unread) is scanned line by line outside fenced code blocks instead.
+func htmlSpans(sk *compiler.Skill) [][2]int {
+	src := sk.Source
+	if sk.Unread {
+		return codeFreeLines(src)
+	}
+	bodyOff := 0
+	if bytes.HasPrefix(src, []byte("\uFEFF")) {
+		bodyOff = len("\uFEFF")
+	}
+	if fm := sk.Frontmatter; fm != nil && fm.Range.End.Byte > bodyOff && fm.Range.End.Byte <= len(src) {
+		bodyOff = fm.Range.End.Byte
+	}
+	body := src[bodyOff:]
+	doc := suppressParser.Parse(text.NewReader(body))
+	var out [][2]int
+	add := func(segs *text.Segments) {
+		if segs.Len() == 0 {
+			return
+		}
+		start, stop := segs.At(0).Start, segs.At(segs.Len()-1).Stop
+		if 0 <= start && start < stop && stop <= len(body) {
+			out = append(out, [2]int{bodyOff + start, bodyOff + stop})
+		}
+	}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch v := n.(type) {
+		case *ast.HTMLBlock:
+			lines := *v.Lines()
+			if v.HasClosure() {
+				lines.Append(v.ClosureLine)
+			}
+			add(&lines)
+			return ast.WalkSkipChildren, nil
+		case *ast.RawHTML:
+			add(v.Segments)
+			return ast.WalkSkipChildren, nil
+		case *ast.CodeSpan, *ast.CodeBlock, *ast.FencedCodeBlock:
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
+}
+
+// suppressParser is the parser htmlSpans reads a body with: goldmark's
+// CommonMark parser, as the compiler's, safe for concurrent use.
+var suppressParser = goldmark.New().Parser()
 
 // codeFreeLines returns the spans of lines outside fenced code blocks, so
 // a skill that documents the comment syntax in a code block is not

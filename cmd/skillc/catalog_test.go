@@ -81,7 +81,8 @@ func TestCatalogPolicy(t *testing.T) {
 			writeTestFile(t, filepath.Join(s, "SKILL.md"), strings.Replace(skillSrc, " Use when the user asks for a refund.", "", 1))
 		}, config: "rules:\n  missing-when-to-use: error\n", lintCode: 1, oneCode: 1, why: "[missing-when-to-use]", serve: listsNotSeeds},
 		{name: "folder with no skill", setup: func(t *testing.T, s string) { writeTestFile(t, filepath.Join(s, "README.md"), "# Notes\n") },
-			lintCode: 0, oneCode: 2, lintWhy: "no skills found in", why: "no SKILL.md (or skill.md) in folder",
+			lintCode: 2, oneCode: 2, lintWhy: "skills: error: no skill in this folder: a skill is a folder holding a SKILL.md",
+			why:     `/s": a skill is a folder holding a SKILL.md (or skill.md), or a markdown file named on the command line; to start one: skillc init NAME`,
 			nameWhy: `no skill named "s"`, serve: neither, serveWhy: `no workflow skill named \"s\"`,
 			serveWarns: `warning: no skills found in --skills "`},
 	}

@@ -76,7 +76,8 @@ atomically: it is complete or untouched. Configuration comes from .skillc.yaml, 
 from the working folder, or from --config.
 
 Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 on
-bad usage, a broken config, or a path that could not be read.`,
+bad usage, a broken config, a path that could not be read, or a folder
+named that holds no skill (reported as unreadable).`,
 		Example: `  # lint every skill under skills/
   skillc lint skills/
 
@@ -168,10 +169,10 @@ func lintRun(opts *LintOptions) error {
 		res = catalog.Lint(paths, lopts)
 	}
 	if len(res.Files) == 0 {
-		// Still exit 0 (an empty folder has no problems), but say so: a
-		// typo'd folder or a misnamed file must not pass as "no problems".
-		fmt.Fprintf(io.ErrOut, "skillc: no skills found in %s: a folder is searched for %s (or %s) files; name a markdown file to lint it whatever its name\n",
-			strings.Join(quoteAll(paths), ", "), catalog.FileName, catalog.LowerFileName)
+		// A folder without a skill and a missing path are findings (exit
+		// 2); what is left is files the config's ignore globs all exclude,
+		// as pre-commit may pass them: no problem, but said.
+		fmt.Fprintf(io.ErrOut, "skillc: nothing to lint: the config's ignore globs exclude %s\n", strings.Join(quoteAll(paths), ", "))
 	}
 
 	out := io.Out

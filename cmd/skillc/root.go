@@ -74,6 +74,7 @@ an agent can follow and a machine can check.`,
 	root.SetErr(io.ErrOut)
 	root.SetIn(io.In)
 	root.AddCommand(
+		NewCmdInit(io, nil),
 		NewCmdCompile(io, nil),
 		NewCmdSchema(io, nil),
 		NewCmdLint(io, nil), NewCmdRules(io, nil), NewCmdExplain(io, nil),
