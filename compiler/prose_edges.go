@@ -239,7 +239,7 @@ func ReadProse(s *Skill) []prose.Reading {
 	if s.prose != nil {
 		return s.prose // read once by Compile; the readings are not changed after
 	}
-	ids, ph := stepIDs(s), phases(s)
+	ids, ph, names := stepIDs(s), phases(s), stepNames(s)
 	index := make(map[string]int, len(ids))
 	for i, id := range ids {
 		if _, dup := index[id]; !dup {
@@ -249,12 +249,12 @@ func ReadProse(s *Skill) []prose.Reading {
 	out := make([]prose.Reading, len(s.Steps))
 	var buf prose.Buffer
 	for i := range s.Steps {
-		out[i] = readStep(&buf, s, i, ids, index, ph)
+		out[i] = readStep(&buf, s, i, ids, names, index, ph)
 	}
 	return out
 }
 
-func readStep(buf *prose.Buffer, s *Skill, i int, ids []string, index map[string]int, ph bool) prose.Reading {
+func readStep(buf *prose.Buffer, s *Skill, i int, ids, names []string, index map[string]int, ph bool) prose.Reading {
 	st := s.Steps[i]
 	from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(s.Source))
 	if st.Range.IsZero() || from < 0 || from >= to {
@@ -269,10 +269,27 @@ func readStep(buf *prose.Buffer, s *Skill, i int, ids []string, index map[string
 	if i+1 < len(s.Steps) {
 		next = s.Steps[i+1].ID
 	}
-	rd := buf.Read(text, prose.Context{Step: st.ID, Steps: ids, Next: next, Phases: ph, Index: index})
+	rd := buf.Read(text, prose.Context{Step: st.ID, Steps: ids, Next: next, Phases: ph, Index: index, Names: names})
 	rd.Shift(from)
 	rd.Edges = slices.DeleteFunc(rd.Edges, func(e prose.Edge) bool { return namesOwnItem(st, e) })
 	return rd
+}
+
+// stepNames are the titles prose may call the steps by ("go back to
+// DIAGNOSE", "→ FULL SCAN"): a heading step's title and a bold lead; nil
+// when no step has one. A list item's first sentence is no name.
+func stepNames(s *Skill) []string {
+	var names []string
+	for i, st := range s.Steps {
+		if s.Form != FormHeading && st.GoalFrom != GoalBoldLead || st.GoalFrom == GoalHeadingParagraph || st.GoalFrom == GoalFirstSentence || st.Goal == "" {
+			continue
+		}
+		if names == nil {
+			names = make([]string, len(s.Steps))
+		}
+		names[i] = strings.TrimRight(st.Goal, ".:")
+	}
+	return names
 }
 
 // namesOwnItem reports whether e was read inside a numbered list of the
