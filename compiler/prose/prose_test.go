@@ -233,7 +233,7 @@ func TestReadNames(t *testing.T) {
 		{"- **Does not exist** → FULL SCAN (first run)\n- **Exists** → DELTA SCAN", "failure 3A back (Does not exist); success 3B back (Exists)"},
 		{"If it is new, go to the full scan.", "success 3A back (it is new)"},
 		{"If it is new, go to full scan results.", ""}, // more words follow: not the title
-		{"| Exists | Delta Scan |", ""},                  // a table cell is no move
+		{"| Exists | Delta Scan |", ""},                // a table cell is no move
 		{"Exists → delta scanning", ""},
 	} {
 		if got := show(Read(tc.text, c)); got != tc.want {
