@@ -104,6 +104,10 @@ type compilation struct {
 	// infer turns on FORMAT version 2's readings (section 6): off under
 	// Options.Strict, so that v1 inputs read exactly as v1 says.
 	infer bool
+	// parts are the indices of the steps that begin a part of the
+	// procedure after the first: a numbered list that starts again after
+	// prose, or the list that goes on after heading steps.
+	parts []int
 }
 
 // Compile reads one workflow skill. filename is used for positions and for

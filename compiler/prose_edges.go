@@ -26,6 +26,7 @@ func (c *compilation) inferProseEdges(opts Options) {
 	if opts.Strict || len(s.Steps) == 0 || len(s.Source) == 0 {
 		return
 	}
+	c.inferShapeEdges()
 	global, globalAt := c.globalContinue()
 	readings := ReadProse(s)
 	s.prose = readings // lint's prose-branch reads them again
@@ -82,9 +83,10 @@ func (c *compilation) inferProseEdges(opts Options) {
 	if global {
 		c.continueEvenIfFails(globalAt)
 	}
-	if applied {
+	if applied || c.shaped() {
 		c.keepReachable()
 	}
+	c.pruneShapeInferences()
 }
 
 // continueEvenIfFails applies "Continue to the next step even if a
@@ -401,7 +403,7 @@ func (c *compilation) keepReachable() {
 			}
 			prev := s.Steps[i-1]
 			for _, e := range [2]*Edge{&prev.Success, &prev.Failure} {
-				if e.From == FromProse {
+				if e.From == FromProse || e.From == FromShape {
 					*e = Edge{}
 					undone = true
 				}
@@ -423,10 +425,10 @@ func unreachable(s *Skill, withProse bool) map[string]bool {
 	t := s.Template()
 	if !withProse {
 		for i, st := range s.Steps {
-			if st.Success.From == FromProse {
+			if st.Success.From == FromProse || st.Success.From == FromShape {
 				t.Steps[i].NextOnSuccess = t.DefaultNext(i, graph.Success)
 			}
-			if st.Failure.From == FromProse {
+			if st.Failure.From == FromProse || st.Failure.From == FromShape {
 				t.Steps[i].NextOnFailure = t.DefaultNext(i, graph.Failure)
 			}
 		}

@@ -322,6 +322,9 @@ type Inference struct {
 	// Quote is the words it read, as written.
 	Quote string
 	Range Range
+	// Fix is the annotation that states what was inferred, when one can
+	// ("- on failure: 3"), else "".
+	Fix string
 }
 
 // Sources of version 2 readings, in Step.GoalFrom, Step.From and

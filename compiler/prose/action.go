@@ -71,7 +71,7 @@ func guarded(ts []token, i int) bool {
 // (mayAct).
 func opensAction(w string) bool {
 	switch w {
-	case "wait", "done", "finished", "until":
+	case "wait", "done", "finished", "until", "expect":
 		return true
 	}
 	return isActionVerb(w)
@@ -102,6 +102,8 @@ func (r *reader) action(ts []token, i int, c *cond) (int, bool) {
 		return 0, false
 	case w == "until":
 		return r.until(ts, i, c)
+	case w == "expect":
+		return r.expectFail(ts, i, c)
 	}
 	v := moveVerb(w)
 	if v == 0 {
@@ -941,4 +943,32 @@ type stepName struct {
 	id, text string
 	words    []token
 	short    int
+}
+
+// expectFail reads "Expect the test to fail": failing is what the step is
+// for, so its failure edge goes on to the next step too. Only as an
+// instruction at the head of its clause and without a condition of its
+// own; "you can expect it to fail when ..." describes.
+func (r *reader) expectFail(ts []token, i int, c *cond) (int, bool) {
+	if c != nil || r.ctx.Next == "" || i > 0 && ts[i-1].kind == tWord && ts[i-1].text != "and" && ts[i-1].text != "then" {
+		return 0, false
+	}
+	for k := i + 1; k < len(ts) && k <= i+6 && ts[k].kind == tWord; k++ {
+		if ts[k].text != "to" || k+1 >= len(ts) || ts[k+1].kind != tWord {
+			continue
+		}
+		switch ts[k+1].text {
+		case "fail", "error", "break":
+		default:
+			return 0, false
+		}
+		if k+2 < len(ts) && ts[k+2].kind == tWord {
+			return 0, false // "expect it to fail when ...": a condition follows
+		}
+		e := Edge{Kind: Failure, Target: r.ctx.Next, Label: "expected to fail", Start: ts[i].start, End: ts[k+1].end}
+		e.Quote = r.quote(e.Start, e.End)
+		r.out.Edges = append(r.out.Edges, e)
+		return k + 2, true
+	}
+	return 0, false
 }
