@@ -26,10 +26,10 @@ func (c *compilation) inferProseEdges(opts Options) {
 	if opts.Strict || len(s.Steps) == 0 || len(s.Source) == 0 {
 		return
 	}
-	c.inferShapeEdges()
 	global, globalAt := c.globalContinue()
 	readings := ReadProse(s)
 	s.prose = readings // lint's prose-branch reads them again
+	c.inferShapeEdges(readings)
 	applied := false
 	for i, st := range s.Steps {
 		rd := readings[i]

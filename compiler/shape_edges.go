@@ -23,7 +23,7 @@ const EdgeShape = "edge-shape"
 // as real write-ups write decisions). It runs before the prose of each
 // step is read, so a step's own sentences win over its shape, and an
 // annotation wins over both.
-func (c *compilation) inferShapeEdges() {
+func (c *compilation) inferShapeEdges(readings []prose.Reading) {
 	s := c.skill
 	if !c.infer || len(s.Steps) < 2 || len(s.Source) == 0 {
 		return
@@ -32,6 +32,35 @@ func (c *compilation) inferShapeEdges() {
 	c.alternativeSteps()
 	c.remedies()
 	c.outcomeParts()
+	c.questionChecklist(readings)
+}
+
+// questionChecklist: a procedure of questions that says nowhere where an
+// answer goes ("1. Is the spike isolated to that application? 2. Is the
+// ingress using modsec? ...") is a checklist of things to look at: either
+// answer informs, and the reader goes on to the next item. The format's
+// default would fail the plan on the first "no", which such a write-up
+// never means. Three questions at least, half of the steps or more, and no
+// step with an edge of its own, written or in prose.
+func (c *compilation) questionChecklist(readings []prose.Reading) {
+	steps := c.skill.Steps
+	questions := 0
+	for i, st := range steps {
+		if st.Success.Explicit || st.Failure.Explicit || st.Success.From != "" || st.Failure.From != "" ||
+			i < len(readings) && (len(readings[i].Edges) > 0 || len(readings[i].Unread) > 0) {
+			return
+		}
+		if strings.HasSuffix(strings.TrimSpace(st.Goal), "?") {
+			questions++
+		}
+	}
+	if questions < 3 || 2*questions < len(steps) {
+		return
+	}
+	why := fmt.Sprintf("%d of the %d steps are questions and none says where an answer goes: a checklist, where either answer goes on", questions, len(steps))
+	for i, st := range steps {
+		c.setShape(i, Failure, c.next(i), why, st.Goal, st.GoalRange)
+	}
 }
 
 // setShape sets edge k of step i to target, unless an annotation states

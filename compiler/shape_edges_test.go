@@ -49,6 +49,12 @@ func TestShapeEdges(t *testing.T) {
 			"1>2/fail 2>end/fail"},
 		{"parts for each outcome", "# T\n\nTo run a test:\n\n1. Run it.\n1. Read the output.\n\nTo diagnose a failing test:\n\n1. Run it again.\n1. Read the logs.\n\nTo flip a passing test:\n\n1. Edit a check.\n1. Run it. Expect the test to fail.\n1. Undo the edit.\n",
 			"1>2/fail 2>5*/3* 3>4/fail 4>end*/fail 5>6/fail 6>7/7 7>end/fail"},
+		{"a checklist of questions", "# T\n\nThings to look at:\n\n1. Is the spike isolated?\n2. Is modsec on?\n3. Read the logs.\n4. Is there a wider impact?\n",
+			"1>2/2* 2>3/3* 3>4/4* 4>end/end*"},
+		{"questions with a branch of their own", "# T\n\n1. Is the spike isolated?\n2. Is modsec on? If not, go to step 4.\n3. Is there a wider impact?\n4. Report.\n",
+			"1>2/fail 2>3/4 3>4/fail 4>end/fail"},
+		{"too few questions", "# T\n\n1. Is the spike isolated?\n2. Is modsec on?\n3. Read the logs.\n",
+			"1>2/fail 2>3/fail 3>end/fail"},
 	} {
 		if got := edges(t, c.src, Options{}); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
