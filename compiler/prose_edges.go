@@ -274,7 +274,44 @@ func readStep(buf *prose.Buffer, s *Skill, i int, ids, names []string, index map
 	rd := buf.Read(text, prose.Context{Step: st.ID, Steps: ids, Next: next, Phases: ph, Index: index, Names: names})
 	rd.Shift(from)
 	rd.Edges = slices.DeleteFunc(rd.Edges, func(e prose.Edge) bool { return namesOwnItem(st, e) })
+	if repeatsPart(st.Goal) {
+		// "5. **Repeat** - Continue until the quality bar is met": the
+		// step is the repetition of its part, which starts over at the
+		// part's first step.
+		if p := partStart(s, i); p < i {
+			for k := range rd.Edges {
+				if e := &rd.Edges[k]; e.Back && e.Target == st.ID && strings.HasPrefix(e.Label, "until ") {
+					e.Target = s.Steps[p].ID
+				}
+			}
+		}
+	}
 	return rd
+}
+
+// repeatsPart reports whether a goal says only that the step repeats:
+// "Repeat", "Loop", "Iterate", "Repeat the loop".
+func repeatsPart(goal string) bool {
+	f := strings.Fields(strings.ToLower(strings.TrimRight(goal, ".:!")))
+	if len(f) == 0 || len(f) > 3 {
+		return false
+	}
+	switch f[0] {
+	case "repeat", "loop", "iterate":
+		return len(f) == 1 || f[len(f)-1] == "loop" || f[len(f)-1] == "again" || f[len(f)-1] == "cycle"
+	}
+	return false
+}
+
+// partStart is the index of the first step of the part that holds step i.
+func partStart(s *Skill, i int) int {
+	start := 0
+	for _, p := range s.parts {
+		if p <= i {
+			start = p
+		}
+	}
+	return start
 }
 
 // stepNames are the titles prose may call the steps by ("go back to

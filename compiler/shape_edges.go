@@ -274,7 +274,7 @@ func (c *compilation) partBounds() [][2]int {
 	n := len(c.skill.Steps)
 	var out [][2]int
 	from := 0
-	for _, p := range c.parts {
+	for _, p := range c.skill.parts {
 		if p > from && p < n {
 			out = append(out, [2]int{from, p})
 			from = p

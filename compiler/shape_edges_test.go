@@ -55,6 +55,12 @@ func TestShapeEdges(t *testing.T) {
 			"1>2/fail 2>3/4 3>4/fail 4>end/fail"},
 		{"too few questions", "# T\n\n1. Is the spike isolated?\n2. Is modsec on?\n3. Read the logs.\n",
 			"1>2/fail 2>3/fail 3>end/fail"},
+		{"a summary list is not a part", "# T\n\n1. Nominate it.\n2. Accept it.\n\nIn summary, there are two states:\n\n1. `nominated`: Needs attention.\n2. `accepted`: Done.\n",
+			"1>2/fail 2>end/fail"},
+		{"a step that repeats its part", "# T\n\n### Step 1: Set up\n\nInstall it.\n\n### Step 2: Start\n\nRun it.\n\n## Core Loop\n\n1. **Review** - Read it\n2. **Fix** - Fix it\n3. **Repeat** - Continue until the quality bar is met\n",
+			"1>2/fail 2>3/fail 3>4/fail 4>5/fail 5>end/3"},
+		{"a step that must not block the next", "# T\n\n1. Tag it.\n2. Write the release notes. They must not block step 3.\n3. Bump master.\n",
+			"1>2/fail 2>3/3 3>end/fail"},
 	} {
 		if got := edges(t, c.src, Options{}); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)

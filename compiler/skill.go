@@ -88,6 +88,9 @@ type Skill struct {
 	// prose holds what each step's prose says, read once by Compile
 	// (ReadProse); nil for a skill built by hand.
 	prose []prose.Reading
+	// parts are the indices of the steps that begin a part of the
+	// procedure after the first (compilation.parts).
+	parts []int
 }
 
 // Step returns the step with the given ID, or nil.

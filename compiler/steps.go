@@ -93,6 +93,7 @@ func (c *compilation) findSteps(doc ast.Node) {
 		return
 	}
 	c.finish(builds)
+	c.skill.parts = c.parts
 }
 
 // headingSteps finds the first group of two or more sibling step headings

@@ -71,7 +71,7 @@ func guarded(ts []token, i int) bool {
 // (mayAct).
 func opensAction(w string) bool {
 	switch w {
-	case "wait", "done", "finished", "until", "expect":
+	case "wait", "done", "finished", "until", "expect", "block", "blocks":
 		return true
 	}
 	return isActionVerb(w)
@@ -104,6 +104,8 @@ func (r *reader) action(ts []token, i int, c *cond) (int, bool) {
 		return r.until(ts, i, c)
 	case w == "expect":
 		return r.expectFail(ts, i, c)
+	case w == "block" || w == "blocks":
+		return r.noBlock(ts, i, c)
 	}
 	v := moveVerb(w)
 	if v == 0 {
@@ -971,4 +973,27 @@ func (r *reader) expectFail(ts []token, i int, c *cond) (int, bool) {
 		return k + 2, true
 	}
 	return 0, false
+}
+
+// noBlock reads "must not block step 11", "does not block the next
+// step": whatever becomes of this step, the procedure goes on to that
+// step, so its failure edge goes there too. Only negated, and only with a
+// step after it ("these do not block the rest of the review" reads
+// nothing).
+func (r *reader) noBlock(ts []token, i int, c *cond) (int, bool) {
+	if c != nil || !negation(ts, i) {
+		return 0, false
+	}
+	tg, n, why := r.target(ts, i+1, false)
+	if tg == "" || why != "" || tg == End || tg == Fail || r.isBack(tg) {
+		return 0, false
+	}
+	start := ts[i].start
+	for m := i - 1; m >= 0 && m >= i-2 && ts[m].kind == tWord; m-- {
+		start = ts[m].start // "must not", "does not"
+	}
+	e := Edge{Kind: Failure, Target: tg, Label: "even if it fails", Start: start, End: ts[n-1].end}
+	e.Quote = r.quote(e.Start, e.End)
+	r.out.Edges = append(r.out.Edges, e)
+	return n, true
 }

@@ -97,3 +97,17 @@ func TestReadExpectFail(t *testing.T) {
 		}
 	}
 }
+
+func TestReadNoBlock(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"That is a separate artifact and must not block step 5.", "failure 5 (even if it fails)"},
+		{"It does not block the next step.", "failure 4 (even if it fails)"},
+		{"These do not block the rest of the review.", ""},
+		{"It must not block step 2.", ""}, // an earlier step: no pass-through
+		{"A red build blocks step 5.", ""},
+	} {
+		if got := show(Read(c.text, ctx)); got != c.want {
+			t.Errorf("Read(%q)\n got %s\nwant %s", c.text, got, c.want)
+		}
+	}
+}
