@@ -98,9 +98,6 @@ type compilation struct {
 	bodyOff int
 	bodyStr string // body as a string, made on first use
 
-	// suggestions counts did-you-mean searches, which are capped so a file
-	// full of bad targets cannot make compiling quadratic.
-	suggestions int
 	// infer turns on FORMAT version 2's readings (section 6): off under
 	// Options.Strict, so that v1 inputs read exactly as v1 says.
 	infer bool

@@ -301,10 +301,12 @@ type Edge struct {
 	// Bound is how many times the edge may be taken when it loops
 	// (FORMAT 6.5: "at most 3 times"), 0 when none is written; Then is
 	// where it leads once the bound is used up ("then 6"), "" for fail.
-	// BoundRange is where the bound was written.
+	// BoundRange is where the bound was written, ThenRange where its then
+	// target was.
 	Bound      int
 	Then       string
 	BoundRange Range
+	ThenRange  Range
 }
 
 // SubList is a numbered list inside a step: where it is, and the numbers

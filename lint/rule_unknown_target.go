@@ -1,15 +1,18 @@
 package lint
 
-import "github.com/skillc/skillc/compiler"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skillc/skillc/compiler"
+)
 
 // RuleUnknownTarget reports an edge to no step: graph.Check's problem, an
-// edge or entry of the template that names no step, placed at the edge's
-// target; and, forwarded, the compiler's, for a bullet with no target and
-// for a written target it cannot resolve. The compiler resolves targets
-// as it reads a step's edges (a number, "step 4", #id, a terminal word,
-// with the did-you-mean it caps per file) and keeps no unresolved edge
-// in the IR, so that finding is still its own; moving it means recording
-// the unresolved edges first.
+// edge, then target or entry of the template that names no step, placed
+// at the target as written and said in the author's words; and,
+// forwarded, the compiler's, for a bullet with no target at all (syntax).
+// The compiler keeps a target it cannot resolve in the IR as written, so
+// graph.Check owns the check and its did-you-mean.
 var RuleUnknownTarget = &Rule{
 	ID:       "unknown-target",
 	Severity: compiler.SeverityError,
@@ -33,16 +36,45 @@ func runUnknownTarget(p *Pass) {
 	forward("unknown-target")(p)
 	for _, pr := range p.problems("unknown-target") {
 		r := p.stepRange(pr.Index)
-		if pr.OnEdge {
+		if pr.OnEdge && pr.Index >= 0 && pr.Index < len(p.Skill.Steps) {
 			st := p.Skill.Steps[pr.Index]
 			e := st.Success
 			if pr.Edge == compiler.Failure {
 				e = st.Failure
 			}
-			if !e.TargetRange.IsZero() {
-				r = e.TargetRange
+			target, tr := e.Target, e.TargetRange
+			if known(p.Skill, target) && e.Then != "" {
+				target, tr = e.Then, e.ThenRange // the bound's then target is the one
+			}
+			if !tr.IsZero() {
+				r = tr
+				// Written in the markdown: say it as the author wrote it.
+				pr.Message = fmt.Sprintf("%s edge of step %q goes to %q, which is not a step", pr.Edge, st.ID, target)
+				detail := "a target is a step's number or ID, end (done, complete, finish) or fail (abort, stop); steps here: " + stepList(p.Skill)
+				if pr.Suggestion != "" {
+					detail = fmt.Sprintf("did you mean %q? ", pr.Suggestion) + detail
+				}
+				pr.Detail = detail
 			}
 		}
 		p.reportProblem(pr, r)
 	}
+}
+
+// known reports whether target is a step of s or a terminal.
+func known(s *compiler.Skill, target string) bool {
+	return target == compiler.End || target == compiler.Fail || s.Step(target) != nil
+}
+
+// stepList names the steps for a message, shortened for long skills.
+func stepList(s *compiler.Skill) string {
+	var ids []string
+	for i, st := range s.Steps {
+		if i == 10 {
+			ids = append(ids, fmt.Sprintf("and %d more", len(s.Steps)-10))
+			break
+		}
+		ids = append(ids, st.ID)
+	}
+	return strings.Join(ids, ", ")
 }

@@ -1,5 +1,9 @@
 package prose
 
+import "strings"
+
+func hasPrefixFold(s, p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) }
+
 // This file reads the sentences that tell the shape of a procedure rather
 // than one step's branch: a step that opens with its own condition ("If
 // the rollup fails, ..."), the remark that earlier steps were remedies
@@ -22,6 +26,10 @@ type Condition struct {
 // condition is "otherwise" or "if not" (the other side of something
 // before), or when its side cannot be told.
 func LeadCondition(text string) (Condition, bool) {
+	t := strings.TrimLeft(text, "*_ \t")
+	if !hasPrefixFold(t, "if ") && !hasPrefixFold(t, "when ") && !hasPrefixFold(t, "unless ") && !hasPrefixFold(t, "in case ") {
+		return Condition{}, false // most goals: no tokens made
+	}
 	ts := tokenize(text, nil)
 	if len(ts) == 0 || ts[0].kind != tWord {
 		return Condition{}, false
