@@ -410,19 +410,14 @@ func sameSubject(a, b string) bool {
 
 // pruneShapeInferences drops the record of a shape edge that the step's
 // prose or keepReachable replaced: only what the template holds is
-// reported.
+// reported. A record still holds when its step's edge of that kind is a
+// shape edge to the target its Fix names.
 func (c *compilation) pruneShapeInferences() {
 	for _, st := range c.skill.Steps {
 		keep := st.Inferences[:0]
 		for _, inf := range st.Inferences {
-			if inf.Kind == EdgeShape {
-				e := st.Success
-				if strings.Contains(inf.Fix, "on failure") {
-					e = st.Failure
-				}
-				if e.From != FromShape || inf.Fix != fmt.Sprintf("- on %s: %s", kindOf(inf.Fix), e.Target) {
-					continue
-				}
+			if inf.Kind == EdgeShape && !holds(st, inf) {
+				continue
 			}
 			keep = append(keep, inf)
 		}
@@ -430,9 +425,11 @@ func (c *compilation) pruneShapeInferences() {
 	}
 }
 
-func kindOf(fix string) EdgeKind {
-	if strings.Contains(fix, "on failure") {
-		return Failure
+func holds(st *Step, inf Inference) bool {
+	for k, e := range [2]Edge{st.Success, st.Failure} {
+		if e.From == FromShape && inf.Fix == fmt.Sprintf("- on %s: %s", EdgeKind(k), e.Target) {
+			return true
+		}
 	}
-	return Success
+	return false
 }
