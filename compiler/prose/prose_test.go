@@ -283,6 +283,9 @@ func FuzzRead(f *testing.F) {
 		"Continue to the next step even if a previous step fails.",
 		"\"quoted “curly go to step 1”",
 		"If not, stop. Repeat until done. Wait for approval.",
+		"- **Exists** → FULL SCAN (first run)\nIf it fails, go back to SCOPE.",
+		"If none of the previous steps helped, try these options, in order. To fix a failing test:",
+		"It must not block step 4. Expect the test to fail. If it fails, continue with the rest.",
 	} {
 		f.Add(s)
 	}
@@ -290,8 +293,24 @@ func FuzzRead(f *testing.F) {
 	for _, id := range ctx.Steps {
 		valid[id] = true
 	}
+	named := ctx
+	named.Names = []string{"SCOPE — Map it", "", "Full Scan", "", "Delta Scan", "Review", "Review", "", "x"}
 	f.Fuzz(func(t *testing.T, text string) {
 		rd := Read(text, ctx)
+		more := Read(text, named) // steps named by their titles
+		rd.Edges = append(rd.Edges, more.Edges...)
+		rd.Unread = append(rd.Unread, more.Unread...)
+		for _, fn := range []func(string) (int, int, bool){AfterRemedies, InOrder} {
+			if a, z, ok := fn(text); ok && (a < 0 || z > len(text) || a > z) {
+				t.Fatalf("offsets %d-%d outside %q", a, z, text)
+			}
+		}
+		if c, ok := LeadCondition(text); ok && (c.Start < 0 || c.End > len(text) || c.Start > c.End) {
+			t.Fatalf("condition %+v outside %q", c, text)
+		}
+		if _, a, z, ok := Outcome(text); ok && (a < 0 || z > len(text) || a > z) {
+			t.Fatalf("outcome %d-%d outside %q", a, z, text)
+		}
 		in := func(what string, start, end int) {
 			if start < 0 || end > len(text) || start > end {
 				t.Fatalf("%s [%d,%d) outside %d bytes of %q", what, start, end, len(text), text)
