@@ -420,13 +420,14 @@ func proseOnly(src []byte, blank [][2]int) string {
 	return string(b)
 }
 
-// keepReachable undoes prose edges that would leave a step unreachable
-// which the format's defaults reach: a reader who took "proceed to Step
+// keepReachable undoes prose and shape edges that would leave a step
+// unreachable which the format's defaults reach: a reader who took "proceed to Step
 // 4B" at the end of 3B while nothing else leads to 4A has misread the
 // write-up (or the write-up's branch is in prose skillc did not read), and
 // a wrong edge is worse than the default. The edges undone are those of the
 // step written just before the step that was lost, whose default led to
-// it; the step says why in ProseDropped, and lint reports it. Each round
+// it; for prose, the step says why in ProseDropped, and lint reports it
+// (an undone shape edge just leaves no record). Each round
 // undoes at least one step's edges, so it ends within len(Steps) rounds.
 func (c *compilation) keepReachable() {
 	s := c.skill
@@ -439,13 +440,17 @@ func (c *compilation) keepReachable() {
 				continue
 			}
 			prev := s.Steps[i-1]
+			prose := false
 			for _, e := range [2]*Edge{&prev.Success, &prev.Failure} {
 				if e.From == FromProse || e.From == FromShape {
+					prose = prose || e.From == FromProse
 					*e = Edge{}
 					undone = true
 				}
 			}
-			if undone && prev.ProseDropped == "" {
+			// An undone shape edge leaves no record (pruneShapeInferences);
+			// undone prose says why, where lint reports the prose.
+			if prose && prev.ProseDropped == "" {
 				prev.ProseDropped = fmt.Sprintf("with them, step %q could never be reached; state the edges with annotations", st.ID)
 			}
 		}

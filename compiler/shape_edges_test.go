@@ -74,6 +74,26 @@ func TestShapeEdges(t *testing.T) {
 	}
 }
 
+// TestShapeEdgesUndone: a shape edge that would lose a step is undone,
+// without a record and without a word about prose the step does not have.
+func TestShapeEdgesUndone(t *testing.T) {
+	src := "# T\n\n## Step 1: Mode\n\nPick one.\n\n## Step 2A: Full\n\nScan all.\n\n## Step 2B: Delta\n\nScan changes.\n\n## Step 3: Report\n\nSay it.\n"
+	if got, want := edges(t, src, Options{}), "1>2A/fail 2A>2B/fail 2B>3/fail 3>end/fail"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	s, _ := Compile("t.md", []byte(src), Options{})
+	for _, st := range s.Steps {
+		if st.ProseDropped != "" {
+			t.Errorf("step %s: ProseDropped %q", st.ID, st.ProseDropped)
+		}
+		for _, inf := range st.Inferences {
+			if inf.Kind == EdgeShape {
+				t.Errorf("step %s keeps the record %q", st.ID, inf.Summary)
+			}
+		}
+	}
+}
+
 // TestShapeEdgesVisible: every shape edge is an inference with the
 // annotation that states it, and an annotation wins over the shape.
 func TestShapeEdgesVisible(t *testing.T) {
