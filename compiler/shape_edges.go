@@ -223,6 +223,13 @@ func (c *compilation) remedies() {
 				at := last.Range.Start.Byte + a
 				why = fmt.Sprintf("step %q says the steps before it are remedies tried in turn", last.ID)
 				quote, r = c.srcText(at, last.Range.Start.Byte+z), c.absRange(at, last.Range.Start.Byte+z)
+			} else if from0, tail := c.trailer(to - 1); tail != "" {
+				// After the last step: "If you're still encountering
+				// issues after trying all of these steps, reach out."
+				if a, z, ok := prose.AfterRemedies(tail); ok {
+					why = "the text after the steps says they are remedies tried in turn"
+					quote, r = c.srcText(from0+a, from0+z), c.absRange(from0+a, from0+z)
+				}
 			}
 		}
 		if why == "" {
@@ -432,4 +439,22 @@ func holds(st *Step, inf Inference) bool {
 		}
 	}
 	return false
+}
+
+// trailer is the prose right after step i up to the next heading, with
+// its offset, when step i is the last of the procedure's steps; else "".
+func (c *compilation) trailer(i int) (int, string) {
+	s := c.skill
+	if i != len(s.Steps)-1 {
+		return 0, ""
+	}
+	from := s.Steps[i].Range.End.Byte
+	if from < 0 || from >= len(s.Source) {
+		return 0, ""
+	}
+	rest := s.Source[from:]
+	if h := strings.Index(string(rest), "\n#"); h >= 0 {
+		rest = rest[:h+1]
+	}
+	return from, proseOnly(rest, nil)
 }

@@ -45,6 +45,8 @@ func TestShapeEdges(t *testing.T) {
 			"1>end*/2* 2>end*/3* 3>end*/fail"},
 		{"remedies introduced", "# T\n\nTo run a test:\n\n1. Run it.\n1. Read the output.\n\nTo diagnose a failing test, use these options, in order:\n\n1. Run it again.\n1. Turn on verbose output.\n",
 			"1>2/fail 2>3/fail 3>end*/4* 4>end*/fail"},
+		{"remedies said after the list", "# T\n\n1. Restart the app.\n2. Restart the browser.\n3. Reboot.\n\nIf you're still encountering issues after trying all of these steps, reach out to support.\n",
+			"1>end*/2* 2>end*/3* 3>end*/fail"},
 		{"a list of steps in order is no ladder", "# T\n\nTo set up, follow these steps in order:\n\n1. Install it.\n2. Configure it.\n",
 			"1>2/fail 2>end/fail"},
 		{"parts for each outcome", "# T\n\nTo run a test:\n\n1. Run it.\n1. Read the output.\n\nTo diagnose a failing test:\n\n1. Run it again.\n1. Read the logs.\n\nTo flip a passing test:\n\n1. Edit a check.\n1. Run it. Expect the test to fail.\n1. Undo the edit.\n",
