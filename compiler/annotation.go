@@ -561,8 +561,15 @@ func (c *compilation) resolveEdges(r *resolver, b *stepBuild) {
 			tr = c.btRange(&pe.bt, t.start-1, t.end)
 		}
 		if !ok {
-			c.reportUnknownTarget(r, b, *pe, t, tr)
-			continue
+			if t.word == "" {
+				c.reportNoTarget(pe)
+				continue
+			}
+			// A target that names no step stays in the IR as written:
+			// graph.Check reports it (unknown-target, with did-you-mean),
+			// and lint places it at TargetRange. The compiler reads
+			// syntax only.
+			target = t.word
 		}
 		*edge = Edge{
 			Target:      target,
@@ -587,10 +594,10 @@ func (c *compilation) resolveEdges(r *resolver, b *stepBuild) {
 		}
 		then, ok := r.resolve(bd.then)
 		if !ok {
-			c.reportUnknownTarget(r, b, *pe, bd.then, c.btRange(&pe.bt, bd.then.start, bd.then.end))
-			continue
+			then = bd.then.word // graph.Check reports it, as above
 		}
 		edge.Then = then
+		edge.ThenRange = c.btRange(&pe.bt, bd.then.start, bd.then.end)
 	}
 }
 
@@ -713,51 +720,14 @@ func parseBound(s string, i int) (boundSyntax, bool) {
 	return b, true
 }
 
-func (c *compilation) reportUnknownTarget(r *resolver, b *stepBuild, pe pendingEdge, t targetSyntax, tr Range) {
-	if t.word == "" {
-		c.report(Diagnostic{Severity: SeverityError, Rule: "unknown-target",
-			Summary: fmt.Sprintf("%q has no target", pe.ann.Key),
-			Detail:  "write a step number or ID after the separator, or end or fail",
-			Range:   c.btRange(&pe.bt, pe.syn.keyStart, len(pe.bt.s)),
-		})
-		return
-	}
-	d := Diagnostic{Severity: SeverityError, Rule: "unknown-target",
-		Summary: fmt.Sprintf("%s edge of step %q goes to %q, which is not a step", pe.kind, b.st.ID, t.word),
-		Detail:  "a target is a step's number or ID, end (done, complete, finish) or fail (abort, stop); steps here: " + r.idList(),
-		Range:   tr,
-	}
-	// Numbers are not typos: "9" is not a near miss of "2".
-	if _, numeric := atoiSmall(t.word); !numeric && c.suggestions < 64 {
-		c.suggestions++
-		if s := r.nameSuggestion(t.word); s != "" {
-			d.Suggestion = s
-			d.Detail = fmt.Sprintf("did you mean %q? ", s) + d.Detail
-		}
-	}
-	c.report(d)
-}
-
-// idList names the steps for a message, shortened for long skills.
-func (r *resolver) idList() string {
-	var ids []string
-	for i, b := range r.builds {
-		if i == 10 {
-			ids = append(ids, fmt.Sprintf("and %d more", len(r.builds)-10))
-			break
-		}
-		ids = append(ids, b.st.ID)
-	}
-	return strings.Join(ids, ", ")
-}
-
-// nameSuggestion is the step ID or terminal nearest to word, or "".
-func (r *resolver) nameSuggestion(word string) string {
-	cands := make([]string, 0, len(r.builds)+2)
-	for _, b := range r.builds {
-		cands = append(cands, b.st.ID)
-	}
-	return Nearest(word, append(cands, End, Fail))
+// reportNoTarget reports an edge bullet with nothing after its
+// separator: syntax, so the compiler's to report.
+func (c *compilation) reportNoTarget(pe *pendingEdge) {
+	c.report(Diagnostic{Severity: SeverityError, Rule: "unknown-target",
+		Summary: fmt.Sprintf("%q has no target", pe.ann.Key),
+		Detail:  "write a step number or ID after the separator, or end or fail",
+		Range:   c.btRange(&pe.bt, pe.syn.keyStart, len(pe.bt.s)),
+	})
 }
 
 // checkUnknownKeys reports bullets such as "many: 4": an unknown KEY whose

@@ -102,14 +102,15 @@ type compilation struct {
 	bodyOff int
 	bodyStr string // body as a string, made on first use
 
-	// suggestions counts did-you-mean searches, which are capped so a file
-	// full of bad targets cannot make compiling quadratic.
-	suggestions int
 	// infer turns on FORMAT version 2's readings (section 6): off under
 	// Options.Strict, so that v1 inputs read exactly as v1 says.
 	infer bool
 	// noDetails is Options.NoDetails.
 	noDetails bool
+	// parts are the indices of the steps that begin a part of the
+	// procedure after the first: a numbered list that starts again after
+	// prose, or the list that goes on after heading steps.
+	parts []int
 }
 
 // Compile reads one workflow skill. filename is used for positions and for

@@ -72,6 +72,9 @@ var movedChecks = map[string]bool{
 	"missing-name": true, "invalid-name": true, "name-mismatch": true,
 	"missing-description": true, "invalid-description": true,
 	"no-steps": true,
+	// a target that names no step is graph.Check's; "has no target"
+	// (syntax) is still the compiler's.
+	"unknown-target": true,
 	// invalid-tool-name's names; an allowed-tools entry whose
 	// parentheses do not balance is still the compiler's.
 	"invalid-tool-name": true,

@@ -1,6 +1,8 @@
 package compiler
 
 import (
+	"github.com/skillc/skillc/graph"
+
 	"strings"
 	"testing"
 )
@@ -41,7 +43,14 @@ func TestLoopAnnotations(t *testing.T) {
 					want, note, bound, then = tt.strictTo, tt.strictN, 0, ""
 				}
 				if want == "" {
-					if !diags.HasErrors() {
+					// The target stays as written, and graph.Check
+					// reports it (lint's unknown-target).
+					tm := s.Template()
+					found := false
+					for _, p := range graph.Check(tm, graph.DefaultLimits()) {
+						found = found || p.Code == graph.CodeUnknownTarget
+					}
+					if !found {
 						t.Errorf("strict %v: %q compiles, want unknown-target", strict, tt.bullet)
 					}
 					continue
@@ -67,9 +76,20 @@ func TestLoopAnnotations(t *testing.T) {
 
 func TestLoopAnnotationUnknownThen(t *testing.T) {
 	src := "# T\n\n1. One.\n2. Two.\n   - on failure: 1 (at most 3 times, then 9)\n"
-	_, diags := Compile("t.md", []byte(src), Options{})
-	if !diags.HasErrors() || !strings.Contains(diags[0].Summary, `"9"`) || diags[0].Rule != "unknown-target" {
-		t.Fatalf("want unknown-target for then 9, got %v", diags)
+	s, diags := Compile("t.md", []byte(src), Options{})
+	if diags.HasErrors() {
+		t.Fatalf("the compiler reads syntax only: %v", diags)
+	}
+	e := s.Step("2").Failure
+	if e.Then != "9" || e.ThenRange.Start.Line != 5 || src[e.ThenRange.Start.Byte:e.ThenRange.End.Byte] != "9" {
+		t.Fatalf("then %q at %+v", e.Then, e.ThenRange)
+	}
+	var got []string
+	for _, p := range graph.Check(s.Template(), graph.DefaultLimits()) {
+		got = append(got, p.Code+": "+p.Message)
+	}
+	if len(got) != 1 || got[0] != `unknown-target: step "2": failure_then "9" names no step` {
+		t.Fatalf("want unknown-target for then 9, got %v", got)
 	}
 }
 

@@ -269,11 +269,26 @@ func (c *compilation) sequel(between []ast.Node, l *ast.List) *ast.List {
 		}
 	}
 	last := between[len(between)-1]
+	if summarises(c.leadText(last)) {
+		return nil // "In summary, there are three states ...": what came before, again
+	}
 	ol, ok := last.NextSibling().(*ast.List)
 	if !ok || !ol.IsOrdered() || ol.Start != 1 || ol.ChildCount() < 2 || c.notProcedure(ol, "") != "" {
 		return nil
 	}
 	return ol
+}
+
+// summarises reports whether a paragraph opens as a summary of what came
+// before ("In summary, ...", "To recap: ..."): the list it introduces
+// restates, it does not go on.
+func summarises(text string) bool {
+	for _, p := range []string{"in summary", "to summarize", "to summarise", "to recap", "in short", "recap:", "summary:"} {
+		if len(text) >= len(p) && strings.EqualFold(text[:len(p)], p) {
+			return true
+		}
+	}
+	return false
 }
 
 // reportSplit warns at the block that split a numbered list.

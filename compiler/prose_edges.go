@@ -29,6 +29,7 @@ func (c *compilation) inferProseEdges(opts Options) {
 	global, globalAt := c.globalContinue()
 	readings := ReadProse(s)
 	s.prose = readings // lint's prose-branch reads them again
+	c.inferShapeEdges(readings)
 	applied := false
 	for i, st := range s.Steps {
 		rd := readings[i]
@@ -82,9 +83,10 @@ func (c *compilation) inferProseEdges(opts Options) {
 	if global {
 		c.continueEvenIfFails(globalAt)
 	}
-	if applied {
+	if applied || c.shaped() {
 		c.keepReachable()
 	}
+	c.pruneShapeInferences()
 }
 
 // continueEvenIfFails applies "Continue to the next step even if a
@@ -239,7 +241,7 @@ func ReadProse(s *Skill) []prose.Reading {
 	if s.prose != nil {
 		return s.prose // read once by Compile; the readings are not changed after
 	}
-	ids, ph := stepIDs(s), phases(s)
+	ids, ph, names := stepIDs(s), phases(s), stepNames(s)
 	index := make(map[string]int, len(ids))
 	for i, id := range ids {
 		if _, dup := index[id]; !dup {
@@ -249,12 +251,12 @@ func ReadProse(s *Skill) []prose.Reading {
 	out := make([]prose.Reading, len(s.Steps))
 	var buf prose.Buffer
 	for i := range s.Steps {
-		out[i] = readStep(&buf, s, i, ids, index, ph)
+		out[i] = readStep(&buf, s, i, ids, names, index, ph)
 	}
 	return out
 }
 
-func readStep(buf *prose.Buffer, s *Skill, i int, ids []string, index map[string]int, ph bool) prose.Reading {
+func readStep(buf *prose.Buffer, s *Skill, i int, ids, names []string, index map[string]int, ph bool) prose.Reading {
 	st := s.Steps[i]
 	from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(s.Source))
 	if st.Range.IsZero() || from < 0 || from >= to {
@@ -269,10 +271,64 @@ func readStep(buf *prose.Buffer, s *Skill, i int, ids []string, index map[string
 	if i+1 < len(s.Steps) {
 		next = s.Steps[i+1].ID
 	}
-	rd := buf.Read(text, prose.Context{Step: st.ID, Steps: ids, Next: next, Phases: ph, Index: index})
+	rd := buf.Read(text, prose.Context{Step: st.ID, Steps: ids, Next: next, Phases: ph, Index: index, Names: names})
 	rd.Shift(from)
 	rd.Edges = slices.DeleteFunc(rd.Edges, func(e prose.Edge) bool { return namesOwnItem(st, e) })
+	if repeatsPart(st.Goal) {
+		// "5. **Repeat** - Continue until the quality bar is met": the
+		// step is the repetition of its part, which starts over at the
+		// part's first step.
+		if p := partStart(s, i); p < i {
+			for k := range rd.Edges {
+				if e := &rd.Edges[k]; e.Back && e.Target == st.ID && strings.HasPrefix(e.Label, "until ") {
+					e.Target = s.Steps[p].ID
+				}
+			}
+		}
+	}
 	return rd
+}
+
+// repeatsPart reports whether a goal says only that the step repeats:
+// "Repeat", "Loop", "Iterate", "Repeat the loop".
+func repeatsPart(goal string) bool {
+	f := strings.Fields(strings.ToLower(strings.TrimRight(goal, ".:!")))
+	if len(f) == 0 || len(f) > 3 {
+		return false
+	}
+	switch f[0] {
+	case "repeat", "loop", "iterate":
+		return len(f) == 1 || f[len(f)-1] == "loop" || f[len(f)-1] == "again" || f[len(f)-1] == "cycle"
+	}
+	return false
+}
+
+// partStart is the index of the first step of the part that holds step i.
+func partStart(s *Skill, i int) int {
+	start := 0
+	for _, p := range s.parts {
+		if p <= i {
+			start = p
+		}
+	}
+	return start
+}
+
+// stepNames are the titles prose may call the steps by ("go back to
+// DIAGNOSE", "→ FULL SCAN"): a heading step's title and a bold lead; nil
+// when no step has one. A list item's first sentence is no name.
+func stepNames(s *Skill) []string {
+	var names []string
+	for i, st := range s.Steps {
+		if s.Form != FormHeading && st.GoalFrom != GoalBoldLead || st.GoalFrom == GoalHeadingParagraph || st.GoalFrom == GoalFirstSentence || st.Goal == "" {
+			continue
+		}
+		if names == nil {
+			names = make([]string, len(s.Steps))
+		}
+		names[i] = strings.TrimRight(st.Goal, ".:")
+	}
+	return names
 }
 
 // namesOwnItem reports whether e was read inside a numbered list of the
@@ -364,13 +420,14 @@ func proseOnly(src []byte, blank [][2]int) string {
 	return string(b)
 }
 
-// keepReachable undoes prose edges that would leave a step unreachable
-// which the format's defaults reach: a reader who took "proceed to Step
+// keepReachable undoes prose and shape edges that would leave a step
+// unreachable which the format's defaults reach: a reader who took "proceed to Step
 // 4B" at the end of 3B while nothing else leads to 4A has misread the
 // write-up (or the write-up's branch is in prose skillc did not read), and
 // a wrong edge is worse than the default. The edges undone are those of the
 // step written just before the step that was lost, whose default led to
-// it; the step says why in ProseDropped, and lint reports it. Each round
+// it; for prose, the step says why in ProseDropped, and lint reports it
+// (an undone shape edge just leaves no record). Each round
 // undoes at least one step's edges, so it ends within len(Steps) rounds.
 func (c *compilation) keepReachable() {
 	s := c.skill
@@ -383,13 +440,17 @@ func (c *compilation) keepReachable() {
 				continue
 			}
 			prev := s.Steps[i-1]
+			prose := false
 			for _, e := range [2]*Edge{&prev.Success, &prev.Failure} {
-				if e.From == FromProse {
+				if e.From == FromProse || e.From == FromShape {
+					prose = prose || e.From == FromProse
 					*e = Edge{}
 					undone = true
 				}
 			}
-			if undone && prev.ProseDropped == "" {
+			// An undone shape edge leaves no record (pruneShapeInferences);
+			// undone prose says why, where lint reports the prose.
+			if prose && prev.ProseDropped == "" {
 				prev.ProseDropped = fmt.Sprintf("with them, step %q could never be reached; state the edges with annotations", st.ID)
 			}
 		}
@@ -406,10 +467,10 @@ func unreachable(s *Skill, withProse bool) map[string]bool {
 	t := s.Template()
 	if !withProse {
 		for i, st := range s.Steps {
-			if st.Success.From == FromProse {
+			if st.Success.From == FromProse || st.Success.From == FromShape {
 				t.Steps[i].NextOnSuccess = t.DefaultNext(i, graph.Success)
 			}
-			if st.Failure.From == FromProse {
+			if st.Failure.From == FromProse || st.Failure.From == FromShape {
 				t.Steps[i].NextOnFailure = t.DefaultNext(i, graph.Failure)
 			}
 		}

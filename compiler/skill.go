@@ -88,6 +88,9 @@ type Skill struct {
 	// prose holds what each step's prose says, read once by Compile
 	// (ReadProse); nil for a skill built by hand.
 	prose []prose.Reading
+	// parts are the indices of the steps that begin a part of the
+	// procedure after the first (compilation.parts).
+	parts []int
 }
 
 // Step returns the step with the given ID, or nil.
@@ -298,10 +301,12 @@ type Edge struct {
 	// Bound is how many times the edge may be taken when it loops
 	// (FORMAT 6.5: "at most 3 times"), 0 when none is written; Then is
 	// where it leads once the bound is used up ("then 6"), "" for fail.
-	// BoundRange is where the bound was written.
+	// BoundRange is where the bound was written, ThenRange where its then
+	// target was.
 	Bound      int
 	Then       string
 	BoundRange Range
+	ThenRange  Range
 }
 
 // SubList is a numbered list inside a step: where it is, and the numbers
@@ -322,6 +327,9 @@ type Inference struct {
 	// Quote is the words it read, as written.
 	Quote string
 	Range Range
+	// Fix is the annotation that states what was inferred, when one can
+	// ("- on failure: 3"), else "".
+	Fix string
 }
 
 // Sources of version 2 readings, in Step.GoalFrom, Step.From and

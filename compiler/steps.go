@@ -93,6 +93,7 @@ func (c *compilation) findSteps(doc ast.Node) {
 		return
 	}
 	c.finish(builds)
+	c.skill.parts = c.parts
 }
 
 // headingSteps finds the first group of two or more sibling step headings
@@ -196,7 +197,10 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 		builds = append(builds, b)
 	}
 	if stop != nil && stop.Level < level {
-		builds = append(builds, c.continuedSteps(stop, len(builds)+1)...)
+		if more := c.continuedSteps(stop, len(builds)+1); len(more) > 0 {
+			c.parts = append(c.parts, len(builds))
+			builds = append(builds, more...)
+		}
 	}
 	return builds
 }
@@ -263,6 +267,7 @@ func (c *compilation) listSteps(parts []listPart) []*stepBuild {
 			if pi > 0 && k == 1 {
 				summary := fmt.Sprintf("step %q goes on with the numbered list that a %s split", b.st.ID, c.blockName(p.between))
 				if l.Start != p.start {
+					c.parts = append(c.parts, len(builds))
 					summary = fmt.Sprintf("the numbered list on line %d starts again at %d after prose: its steps go on from step %q", c.rangeOf(it).Start.Line, l.Start, b.st.ID)
 				}
 				b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepResumed,

@@ -205,7 +205,7 @@ func Check(t *Template, limits Limits) []Problem {
 			// suggestions are enough, and each reads every ID.
 			if _, numeric := strconv.Atoi(to); numeric != nil && suggestions < 64 {
 				suggestions++
-				if s := diag.Nearest(to, stepIDs(t)); s != "" {
+				if s := diag.Nearest(to, append(stepIDs(t), End, Fail)); s != "" {
 					p.Suggestion = s
 					p.Detail = fmt.Sprintf("did you mean %q? ", s) + p.Detail
 				}

@@ -31,9 +31,10 @@ func runInferred(p *Pass) {
 	for _, st := range p.Skill.Steps {
 		for _, inf := range st.Inferences {
 			p.Report(compiler.Diagnostic{
-				Range:   inf.Range,
-				Summary: inf.Summary,
-				Detail:  "read from: " + quoteShort(inf.Quote),
+				Range:      inf.Range,
+				Summary:    inf.Summary,
+				Detail:     "read from: " + quoteShort(inf.Quote),
+				Suggestion: inf.Fix,
 			})
 		}
 	}

@@ -48,10 +48,15 @@ func runQuestionWithoutBranch(p *Pass) {
 		if r.IsZero() {
 			r = st.IDRange
 		}
+		detail := "without explicit edges, yes goes to the next step and no fails the plan"
+		if st.Success.From != "" || st.Failure.From != "" {
+			// An inferred edge (FORMAT 6.4) is not the default.
+			detail = fmt.Sprintf("without explicit edges, yes goes to %s and no to %s, as skillc reads the write-up", t.Steps[i].NextOnSuccess, t.Steps[i].NextOnFailure)
+		}
 		p.Report(compiler.Diagnostic{
 			Range:      r,
 			Summary:    fmt.Sprintf("step %q asks a question but does not say where each answer goes", st.ID),
-			Detail:     "without explicit edges, yes goes to the next step and no fails the plan",
+			Detail:     detail,
 			Suggestion: "add " + strings.Join(missing, " and ") + ", with the targets you mean",
 		})
 	}

@@ -2,18 +2,17 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/skillc/skillc/compiler"
 )
 
 // RuleUnknownTarget reports an edge to no step: graph.Check's problem, an
-// edge or entry of the template that names no step, placed at the edge's
-// target; and, forwarded, the compiler's, for a bullet with no target and
-// for a written target it cannot resolve. The compiler resolves targets
-// as it reads a step's edges (a number, "step 4", #id, a terminal word,
-// with the did-you-mean it caps per file) and keeps no unresolved edge
-// in the IR, so that finding is still its own; moving it means recording
-// the unresolved edges first.
+// edge, then target or entry of the template that names no step, placed
+// at the target as written and said in the author's words; and,
+// forwarded, the compiler's, for a bullet with no target at all (syntax).
+// The compiler keeps a target it cannot resolve in the IR as written, so
+// graph.Check owns the check and its did-you-mean.
 var RuleUnknownTarget = &Rule{
 	ID:       "unknown-target",
 	Severity: compiler.SeverityError,
@@ -34,40 +33,50 @@ Good:
 }
 
 func runUnknownTarget(p *Pass) {
-	for _, d := range p.Upstream {
-		if d.Rule == "unknown-target" {
-			d.Fixes = p.nearMissTargetFix(d)
-			p.Report(d)
-		}
-	}
+	forward("unknown-target")(p)
 	for _, pr := range p.problems("unknown-target") {
 		r := p.stepRange(pr.Index)
-		if pr.OnEdge {
+		if pr.OnEdge && pr.Index >= 0 && pr.Index < len(p.Skill.Steps) {
 			st := p.Skill.Steps[pr.Index]
 			e := st.Success
 			if pr.Edge == compiler.Failure {
 				e = st.Failure
 			}
-			if !e.TargetRange.IsZero() {
-				r = e.TargetRange
+			target, tr := e.Target, e.TargetRange
+			if known(p.Skill, target) && e.Then != "" {
+				target, tr = e.Then, e.ThenRange // the bound's then target is the one
+			}
+			if !tr.IsZero() {
+				r = tr
+				// Written in the markdown: say it as the author wrote it.
+				pr.Message = fmt.Sprintf("%s edge of step %q goes to %q, which is not a step", pr.Edge, st.ID, target)
+				detail := "a target is a step's number or ID, end (done, complete, finish) or fail (abort, stop); steps here: " + stepList(p.Skill)
+				if pr.Suggestion != "" {
+					detail = fmt.Sprintf("did you mean %q? ", pr.Suggestion) + detail
+				}
+				pr.Detail = detail
+				if pr.Suggestion != "" {
+					p.Report(compiler.Diagnostic{Range: r, Summary: pr.Message, Detail: pr.Detail,
+						Suggestion: pr.Suggestion, Fixes: p.nearMissTargetFix(r, pr.Suggestion)})
+					continue
+				}
 			}
 		}
 		p.reportProblem(pr, r)
 	}
 }
 
-// nearMissTargetFix replaces a target with the near-miss step ID the
-// compiler suggested. It is unsafe: the author may have meant another
-// step, or one not written yet.
-func (p *Pass) nearMissTargetFix(d compiler.Diagnostic) []compiler.Fix {
-	start, end := d.Range.Start.Byte, d.Range.End.Byte
+// nearMissTargetFix replaces the target written at r with the near-miss
+// ID graph.Check suggested. It is unsafe: the author may have meant
+// another step, or one not written yet.
+func (p *Pass) nearMissTargetFix(r compiler.Range, to string) []compiler.Fix {
+	start, end := r.Start.Byte, r.End.Byte
 	src := p.Skill.Source
-	if d.Suggestion == "" || start >= end || end > len(src) {
+	if start >= end || end > len(src) {
 		return nil
 	}
-	to := d.Suggestion
 	if src[start] == '#' && p.Skill.Step(to) != nil {
-		to = "#" + to // the compiler's range holds the # of #id
+		to = "#" + to // the written range holds the # of #id
 	}
 	fixed := append(append(append([]byte{}, src[:start]...), to...), src[end:]...)
 	if p.fixAddsError(fixed) {
@@ -75,6 +84,24 @@ func (p *Pass) nearMissTargetFix(d compiler.Diagnostic) []compiler.Fix {
 	}
 	return []compiler.Fix{{
 		Title: fmt.Sprintf("replace %q with %q", src[start:end], to),
-		Edits: []compiler.Edit{{Range: d.Range, NewText: to}},
+		Edits: []compiler.Edit{{Range: r, NewText: to}},
 	}}
+}
+
+// known reports whether target is a step of s or a terminal.
+func known(s *compiler.Skill, target string) bool {
+	return target == compiler.End || target == compiler.Fail || s.Step(target) != nil
+}
+
+// stepList names the steps for a message, shortened for long skills.
+func stepList(s *compiler.Skill) string {
+	var ids []string
+	for i, st := range s.Steps {
+		if i == 10 {
+			ids = append(ids, fmt.Sprintf("and %d more", len(s.Steps)-10))
+			break
+		}
+		ids = append(ids, st.ID)
+	}
+	return strings.Join(ids, ", ")
 }

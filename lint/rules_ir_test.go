@@ -265,3 +265,25 @@ func TestSpecRulesOnIR(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownTargetFromGraph: a target the compiler keeps as written is
+// graph.Check's unknown-target, said in the author's words at the target,
+// with the did-you-mean graph gives (terminals included); a bound's then
+// target is placed at the then.
+func TestUnknownTargetFromGraph(t *testing.T) {
+	src := "# T\n\n1. One. {#ask}\n   - on failure: ends\n2. Two.\n   - on failure: 1 (at most 3 times, then 9)\n"
+	s, diags := compiler.Compile("t.md", []byte(src), compiler.Options{})
+	var got []string
+	for _, d := range Check(s, diags, Options{}) {
+		if d.Rule == "unknown-target" {
+			got = append(got, fmt.Sprintf("%d:%d %s | %s | %s", d.Range.Start.Line, d.Range.Start.Column, d.Summary, d.Detail, d.Suggestion))
+		}
+	}
+	want := []string{
+		`4:18 failure edge of step "ask" goes to "ends", which is not a step | did you mean "end"? a target is a step's number or ID, end (done, complete, finish) or fail (abort, stop); steps here: ask, 2 | end`,
+		`6:43 failure edge of step "2" goes to "9", which is not a step | a target is a step's number or ID, end (done, complete, finish) or fail (abort, stop); steps here: ask, 2 | `,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

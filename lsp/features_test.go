@@ -98,9 +98,9 @@ func TestHover(t *testing.T) {
 		want         string // "" for no hover
 	}{
 		{name: "numbered target", needle: "failure: 4", n: 1, shift: len("failure: "), want: "**step 4**: Tell the user.\n\non success → end · on failure → fail\n\nwaits for: the reply"},
-		{name: "#id target", needle: "#clarify", n: 1, want: "**step clarify**: Clarify « là » 😀.\n\ntools: ask_user\n\non success → 4 · on failure → fail"},
+		{name: "#id target", needle: "#clarify", n: 1, want: "**step clarify**: Clarify « là » 😀.\n\ntools: ask_user\n\non success → clarfy (on success) · on failure → fail"},
 		{name: "terminal", needle: "no: end", n: 1, shift: len("no: "), want: "**end**: the plan ends, completed"},
-		{name: "step ID", needle: "clarify}", n: 1, want: "**step clarify**: Clarify « là » 😀.\n\ntools: ask_user\n\non success → 4 · on failure → fail"},
+		{name: "step ID", needle: "clarify}", n: 1, want: "**step clarify**: Clarify « là » 😀.\n\ntools: ask_user\n\non success → clarfy (on success) · on failure → fail"},
 		{name: "tool with a description", needle: "search_thread,", n: 1, config: true, want: "**tool** `search_thread`\n\nSearch the thread."},
 		{name: "tool in the registry without one", needle: "list_refunds", n: 2, config: true, want: "in the tool registry of"},
 		{name: "tool in allowed-tools, no registry", needle: "ask_user", n: 1, want: "no tool registry is configured"},

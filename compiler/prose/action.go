@@ -71,7 +71,7 @@ func guarded(ts []token, i int) bool {
 // (mayAct).
 func opensAction(w string) bool {
 	switch w {
-	case "wait", "done", "finished", "until":
+	case "wait", "done", "finished", "until", "expect", "block", "blocks":
 		return true
 	}
 	return isActionVerb(w)
@@ -102,6 +102,10 @@ func (r *reader) action(ts []token, i int, c *cond) (int, bool) {
 		return 0, false
 	case w == "until":
 		return r.until(ts, i, c)
+	case w == "expect":
+		return r.expectFail(ts, i, c)
+	case w == "block" || w == "blocks":
+		return r.noBlock(ts, i, c)
 	}
 	v := moveVerb(w)
 	if v == 0 {
@@ -141,14 +145,21 @@ filled:
 		return j + 1, true
 	}
 	if j >= len(ts) || ts[j].kind != tWord {
-		return r.evenIf(ts, i, j, c, "")
+		if n, ok := r.evenIf(ts, i, j, c, ""); ok {
+			return n, ok
+		}
+		return r.goOn(ts, i, j, c)
 	}
+	verbEnd := j // the word after the verb and its fillers
 	switch ts[j].text {
 	case "to", "with", "at", "from", "onto", "into":
 		j++
 	default:
 		if !back {
-			return r.evenIf(ts, i, j, c, "")
+			if n, ok := r.evenIf(ts, i, j, c, ""); ok {
+				return n, ok
+			}
+			return r.goOn(ts, i, j, c)
 		}
 	}
 	tg, n, why := r.target(ts, j, back)
@@ -157,7 +168,10 @@ filled:
 		return max(n, j+1), true
 	}
 	if tg == "" {
-		return r.evenIf(ts, i, n, c, "")
+		if n, ok := r.evenIf(ts, i, n, c, ""); ok {
+			return n, ok
+		}
+		return r.goOn(ts, i, verbEnd, c)
 	}
 	if k, ok := r.evenIfAt(ts, n); ok {
 		return r.evenIf(ts, i, k, c, tg)
@@ -309,6 +323,9 @@ func (r *reader) target(ts []token, j int, back bool) (id string, next int, why 
 		if word(j+1) == "step" {
 			return r.ctx.Step, j + 2, ""
 		}
+	}
+	if id, n := r.named(ts, j); id != "" {
+		return id, n, ""
 	}
 	written := r.text[ts[j].start:ts[j].end]
 	if strings.HasPrefix(written, "#") {
@@ -803,4 +820,180 @@ func (r *reader) evenIf(ts []token, i, j int, c *cond, tg string) (int, bool) {
 	e.Quote = r.quote(start, end)
 	r.out.Edges = append(r.out.Edges, e)
 	return len(ts), true
+}
+
+// goOn reads a move under a condition that names no step: "If a deletion
+// fails, report the error and continue with remaining deletions", "If
+// either is missing, proceed with the fallback": the step is over on that
+// side, and the reader goes on to the next step. Only continue, proceed,
+// advance and resume say it; "move on" after a skipped item ("list it as
+// skipped and move on") goes on to the next item. What follows the verb
+// must be the end of the
+// clause, "anyway", or "with" and what to go on with; "continue the
+// rebase", "continue debugging" and "proceed to writing" go on with the
+// step's own work, and read nothing. j is the word after the verb and its
+// fillers.
+func (r *reader) goOn(ts []token, i, j int, c *cond) (int, bool) {
+	if c == nil || r.ctx.Next == "" {
+		return 0, false
+	}
+	switch ts[i].text {
+	case "continue", "proceed", "advance", "resume":
+	default:
+		return 0, false
+	}
+	if i > 0 && ts[i-1].kind == tWord && ts[i-1].text == "or" {
+		return 0, false // "ask if they want to install it or proceed": a choice offered
+	}
+	end := ts[j-1].end
+	next := j
+	if j < len(ts) && ts[j].kind == tWord {
+		switch ts[j].text {
+		case "anyway", "regardless":
+			end, next = ts[j].end, j+1
+		case "with":
+			// "with the remaining deletions", "with the native fallback
+			// approach": to the end of the clause.
+			m := j + 1
+			for m < len(ts) && ts[m].kind == tWord {
+				m++
+			}
+			if m == j+1 {
+				return 0, false
+			}
+			end, next = ts[m-1].end, m
+		default:
+			return 0, false
+		}
+	}
+	r.emit(ts, i, Edge{Target: r.ctx.Next}, c, end, false)
+	return next, true
+}
+
+// named reads, at word j, a step named by its title ("go back to
+// DIAGNOSE", "→ FULL SCAN"): the title's words in any case, or the name
+// before the title's dash or colon ("DIAGNOSE" of "DIAGNOSE — Find Every
+// Issue") written as the title writes it, followed by the end of the
+// clause. The longest name read wins; two steps of that name are no
+// target. It returns the step ID and the index after the name, or "".
+func (r *reader) named(ts []token, j int) (string, int) {
+	if len(r.ctx.Names) == 0 || j >= len(ts) || ts[j].kind != tWord {
+		return "", j
+	}
+	b := r.buf
+	if len(b.namesOf) != len(r.ctx.Names) || &b.namesOf[0] != &r.ctx.Names[0] {
+		b.namesOf, b.names = r.ctx.Names, b.names[:0]
+		for k, name := range r.ctx.Names {
+			if k >= len(r.ctx.Steps) || name == "" {
+				continue
+			}
+			toks := tokenize(name, nil)
+			n := stepName{id: r.ctx.Steps[k], text: name}
+			for _, t := range toks {
+				if t.kind != tWord {
+					if n.short == 0 && len(n.words) > 0 && t.kind == tComma && name[t.start] != '(' && name[t.start] != ',' {
+						n.short = len(n.words)
+					}
+					continue
+				}
+				n.words = append(n.words, t)
+			}
+			if len(n.words) > 0 {
+				b.names = append(b.names, n)
+			}
+		}
+	}
+	best, bestLen, tie := "", 0, false
+	for _, n := range b.names {
+		for _, short := range [2]bool{false, true} {
+			words := n.words
+			if short {
+				if n.short == 0 {
+					continue
+				}
+				words = words[:n.short]
+			}
+			m := j
+			for _, w := range words {
+				if m >= len(ts) || ts[m].kind != tWord || ts[m].text != w.text ||
+					short && r.text[ts[m].start:ts[m].end] != n.text[w.start:w.end] {
+					m = -1
+					break
+				}
+				m++
+			}
+			if m < 0 || m < len(ts) && ts[m].kind == tWord {
+				continue
+			}
+			switch l := m - j; {
+			case l > bestLen:
+				best, bestLen, tie = n.id, l, false
+			case l == bestLen && best != n.id:
+				tie = true
+			}
+		}
+	}
+	if best == "" || tie {
+		return "", j
+	}
+	return best, j + bestLen
+}
+
+// stepName is a step's title as tokens; short is the number of words
+// before its first dash or colon, 0 when it has none.
+type stepName struct {
+	id, text string
+	words    []token
+	short    int
+}
+
+// expectFail reads "Expect the test to fail": failing is what the step is
+// for, so its failure edge goes on to the next step too. Only as an
+// instruction at the head of its clause and without a condition of its
+// own; "you can expect it to fail when ..." describes.
+func (r *reader) expectFail(ts []token, i int, c *cond) (int, bool) {
+	if c != nil || r.ctx.Next == "" || i > 0 && ts[i-1].kind == tWord && ts[i-1].text != "and" && ts[i-1].text != "then" {
+		return 0, false
+	}
+	for k := i + 1; k < len(ts) && k <= i+6 && ts[k].kind == tWord; k++ {
+		if ts[k].text != "to" || k+1 >= len(ts) || ts[k+1].kind != tWord {
+			continue
+		}
+		switch ts[k+1].text {
+		case "fail", "error", "break":
+		default:
+			return 0, false
+		}
+		if k+2 < len(ts) && ts[k+2].kind == tWord {
+			return 0, false // "expect it to fail when ...": a condition follows
+		}
+		e := Edge{Kind: Failure, Target: r.ctx.Next, Label: "expected to fail", Start: ts[i].start, End: ts[k+1].end}
+		e.Quote = r.quote(e.Start, e.End)
+		r.out.Edges = append(r.out.Edges, e)
+		return k + 2, true
+	}
+	return 0, false
+}
+
+// noBlock reads "must not block step 11", "does not block the next
+// step": whatever becomes of this step, the procedure goes on to that
+// step, so its failure edge goes there too. Only negated, and only with a
+// step after it ("these do not block the rest of the review" reads
+// nothing).
+func (r *reader) noBlock(ts []token, i int, c *cond) (int, bool) {
+	if c != nil || !negation(ts, i) {
+		return 0, false
+	}
+	tg, n, why := r.target(ts, i+1, false)
+	if tg == "" || why != "" || tg == End || tg == Fail || r.isBack(tg) {
+		return 0, false
+	}
+	start := ts[i].start
+	for m := i - 1; m >= 0 && m >= i-2 && ts[m].kind == tWord; m-- {
+		start = ts[m].start // "must not", "does not"
+	}
+	e := Edge{Kind: Failure, Target: tg, Label: "even if it fails", Start: start, End: ts[n-1].end}
+	e.Quote = r.quote(e.Start, e.End)
+	r.out.Edges = append(r.out.Edges, e)
+	return n, true
 }

@@ -104,6 +104,11 @@ type Context struct {
 	// Phases is true when the skill calls its steps phases ("Phase 2: ..."),
 	// so that "phase N" names step N.
 	Phases bool
+	// Names optionally holds, for each ID of Steps, the title a write-up
+	// may call the step by ("Full Scan", "DIAGNOSE — Find Every Issue"),
+	// "" for none: "go back to DIAGNOSE" and "**Exists** → DELTA SCAN"
+	// name steps by their titles.
+	Names []string
 	// Index optionally maps each ID of Steps to its position. A caller
 	// that reads every step of a large skill gives it, so that each Read
 	// costs the length of its text, not also the number of steps.
@@ -147,11 +152,15 @@ func Read(text string, ctx Context) Reading {
 // ready to use; a Buffer is not safe for concurrent use.
 type Buffer struct {
 	toks []token
+	// names are the step names of the Context last read (Context.Names
+	// as tokens), kept while the Context's Names stay the same slice.
+	names   []stepName
+	namesOf []string
 }
 
 // Read is Read, reusing b's tokens.
 func (b *Buffer) Read(text string, ctx Context) Reading {
-	if !mayAct(text) {
+	if !mayAct(text) && (len(ctx.Names) == 0 || !hasArrow(text)) {
 		return Reading{} // most steps state no branch: skip tokenizing them
 	}
 	return b.read(text, ctx)
@@ -159,7 +168,7 @@ func (b *Buffer) Read(text string, ctx Context) Reading {
 
 // read is Read without the prefilter.
 func (b *Buffer) read(text string, ctx Context) Reading {
-	r := &reader{text: text, ctx: ctx, pos: position(ctx)}
+	r := &reader{text: text, ctx: ctx, pos: position(ctx), buf: b}
 	b.toks = tokenize(text, b.toks[:0])
 	r.toks = b.toks
 	start := 0
@@ -215,6 +224,8 @@ type reader struct {
 	// Skip to Step 2." It lasts two sentences.
 	pending    *cond
 	pendingAge int
+
+	buf *Buffer // holds ctx.Names as tokens, made when first needed
 }
 
 // cond is a condition clause.
@@ -234,11 +245,15 @@ func (r *reader) sentence(ts []token) {
 	pending := r.pending
 	clause := 0        // index of the first token of the current clause
 	sentenceHead := -1 // the clause before an arrow may be a bare condition only at the sentence's head
+	arrowed := -1      // the word after an arrow (not a table pipe) that a condition leads to
 	for i := 0; i < len(ts); {
 		t := ts[i]
 		if t.kind != tWord {
 			if head := max(sentenceHead, 0); t.kind == tArrow && c == nil && i > head {
 				c = r.arrowCond(ts[head:i])
+				if c != nil && r.text[t.start] != '|' {
+					arrowed = i + 1
+				}
 			}
 			if t.kind == tArrow {
 				sentenceHead = i + 1
@@ -267,6 +282,16 @@ func (r *reader) sentence(ts []token) {
 			acted = true
 			i = n
 			continue
+		}
+		if i == arrowed && c != nil {
+			// "**Exists** → DELTA SCAN": the arrow leads to a step
+			// named by its title.
+			if id, m := r.named(ts, i); id != "" {
+				e := Edge{Target: id, Kind: Success, Back: r.isBack(id)}
+				r.emit(ts, i, e, c, ts[m-1].end, false)
+				acted, i = true, m
+				continue
+			}
 		}
 		i++
 	}

@@ -178,6 +178,17 @@ func TestRead(t *testing.T) {
 		{"When they try again they can continue with Step 1.", ""},
 		{`Run "go to step 4" in the shell.`, ""},
 		{"See step 4 for details.", ""},
+		// A move under a condition that names no step: on to the next.
+		{"If a deletion fails, report the error and continue with remaining deletions.", "failure 4 (a deletion fails)"},
+		{"If either or both are missing, proceed with the **native fallback** approach: use `find`.", "failure 4 (either or both are missing)"},
+		{"If PayPal is not connected, note it in the draft and continue.", "failure 4 (PayPal is not connected)"},
+		{"If it is already tagged, proceed anyway.", "success 4 (it is already tagged)"},
+		{"If rebasing, continue the rebase process.", ""},
+		{"If the build fails, continue debugging.", ""},
+		{"If the build fails, proceed to writing the report.", ""},
+		{"If an issue has no commits, list it as skipped and move on.", ""},
+		{"If neither is available, ask if they want to install it or proceed with visual-only analysis.", ""},
+		{"Continue with the remaining deletions.", ""},
 	} {
 		if got := show(Read(c.text, ctx)); got != c.want {
 			t.Errorf("Read(%q)\n got %s\nwant %s", c.text, got, c.want)
@@ -207,6 +218,32 @@ func TestReadPhases(t *testing.T) {
 	}
 	if got := show(Read("Then move on to the next phase.", c)); got != "success 4" {
 		t.Errorf("got %s", got)
+	}
+}
+
+// TestReadNames: a step named by its title, after a move verb or an
+// arrow: the whole title in any case, or the name before its dash as the
+// title writes it.
+func TestReadNames(t *testing.T) {
+	c := Context{Step: "4", Steps: []string{"1", "2", "3A", "3B", "4", "5"}, Next: "5",
+		Names: []string{"SCOPE — Map the Feature Boundary", "Determine Scan Mode", "Full Scan", "Delta Scan", "FIX — Repair Everything", ""}}
+	for _, tc := range []struct{ text, want string }{
+		{"If a fix breaks something else, go back to SCOPE.", "failure 1 back (a fix breaks something else)"},
+		{"If a fix breaks something else, go back to Scope.", ""}, // the short name as the title writes it
+		{"- **Does not exist** → FULL SCAN (first run)\n- **Exists** → DELTA SCAN", "failure 3A back (Does not exist); success 3B back (Exists)"},
+		{"If it is new, go to the full scan.", "success 3A back (it is new)"},
+		{"If it is new, go to full scan results.", ""}, // more words follow: not the title
+		{"| Exists | Delta Scan |", ""},                // a table cell is no move
+		{"Exists → delta scanning", ""},
+	} {
+		if got := show(Read(tc.text, c)); got != tc.want {
+			t.Errorf("Read(%q)\n got %s\nwant %s", tc.text, got, tc.want)
+		}
+	}
+	// Two steps of one name are no target.
+	c.Names = []string{"Review", "Review", "", "", "", ""}
+	if got := show(Read("If it fails, go back to review.", c)); got != "" {
+		t.Errorf("ambiguous name: got %s", got)
 	}
 }
 
@@ -246,6 +283,9 @@ func FuzzRead(f *testing.F) {
 		"Continue to the next step even if a previous step fails.",
 		"\"quoted “curly go to step 1”",
 		"If not, stop. Repeat until done. Wait for approval.",
+		"- **Exists** → FULL SCAN (first run)\nIf it fails, go back to SCOPE.",
+		"If none of the previous steps helped, try these options, in order. To fix a failing test:",
+		"It must not block step 4. Expect the test to fail. If it fails, continue with the rest.",
 	} {
 		f.Add(s)
 	}
@@ -253,8 +293,24 @@ func FuzzRead(f *testing.F) {
 	for _, id := range ctx.Steps {
 		valid[id] = true
 	}
+	named := ctx
+	named.Names = []string{"SCOPE — Map it", "", "Full Scan", "", "Delta Scan", "Review", "Review", "", "x"}
 	f.Fuzz(func(t *testing.T, text string) {
 		rd := Read(text, ctx)
+		more := Read(text, named) // steps named by their titles
+		rd.Edges = append(rd.Edges, more.Edges...)
+		rd.Unread = append(rd.Unread, more.Unread...)
+		for _, fn := range []func(string) (int, int, bool){AfterRemedies, InOrder} {
+			if a, z, ok := fn(text); ok && (a < 0 || z > len(text) || a > z) {
+				t.Fatalf("offsets %d-%d outside %q", a, z, text)
+			}
+		}
+		if c, ok := LeadCondition(text); ok && (c.Start < 0 || c.End > len(text) || c.Start > c.End) {
+			t.Fatalf("condition %+v outside %q", c, text)
+		}
+		if _, a, z, ok := Outcome(text); ok && (a < 0 || z > len(text) || a > z) {
+			t.Fatalf("outcome %d-%d outside %q", a, z, text)
+		}
 		in := func(what string, start, end int) {
 			if start < 0 || end > len(text) || start > end {
 				t.Fatalf("%s [%d,%d) outside %d bytes of %q", what, start, end, len(text), text)

@@ -254,3 +254,10 @@ func mayAct(text string) bool {
 	}
 	return false
 }
+
+// hasArrow reports whether text holds an arrow, after which a step may be
+// named by its title alone ("**Exists** → DELTA SCAN").
+func hasArrow(text string) bool {
+	return strings.Contains(text, "->") || strings.Contains(text, "→") || strings.Contains(text, "=>") ||
+		strings.Contains(text, "⇒") || strings.Contains(text, "➔") || strings.Contains(text, "➜")
+}

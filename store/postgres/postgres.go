@@ -148,7 +148,13 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		// pgx's message names the host and database.
 		return nil, fmt.Errorf("postgres: connect: %w", err)
 	}
-	if err := s.migrate(mctx); err != nil {
+	// The migration takes a lock and runs several statements once per
+	// open: a per-operation Timeout sized for one tool call (a few hundred
+	// ms, say) is no bound for it on a busy server, so it gets at least
+	// DefaultTimeout; an earlier deadline on ctx still wins.
+	gctx, gcancel := context.WithTimeout(ctx, max(s.opts.Timeout, DefaultTimeout))
+	defer gcancel()
+	if err := s.migrate(gctx); err != nil {
 		pool.Close()
 		return nil, err
 	}
