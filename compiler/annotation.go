@@ -6,6 +6,7 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 
+	"github.com/skillc/skillc/diag"
 	"github.com/skillc/skillc/graph"
 )
 
@@ -730,12 +731,41 @@ func (c *compilation) reportUnknownTarget(r *resolver, b *stepBuild, pe pendingE
 	// Numbers are not typos: "9" is not a near miss of "2".
 	if _, numeric := atoiSmall(t.word); !numeric && c.suggestions < 64 {
 		c.suggestions++
-		if s := r.nameSuggestion(t.word); s != "" {
+		if m := r.nameSuggestion(t.word); m.Name != "" {
+			s := m.Name
 			d.Suggestion = s
 			d.Detail = fmt.Sprintf("did you mean %q? ", s) + d.Detail
+			if e, ok := c.bulletEdit(&pe.bt, t.start, t.end, s); ok {
+				d.Fixes = []Fix{{Title: fmt.Sprintf("replace %q with %q", t.word, s), Safe: m.Sure(), Edits: []Edit{e}}}
+			}
 		}
 	}
 	c.report(d)
+}
+
+// bulletEdit is the edit that replaces bt.s[i:j] with text, or false when
+// that span wraps onto another line: a wrapped bullet's text joins its
+// lines with one space, so its offsets do not map one to one onto the
+// source there.
+func (c *compilation) bulletEdit(bt *bulletText, i, j int, text string) (Edit, bool) {
+	if i < 0 || j < i || j > len(bt.s) {
+		return Edit{}, false
+	}
+	start, end := bt.offset(i), bt.offset(j)
+	if end-start != j-i {
+		return Edit{}, false
+	}
+	return Edit{Range: c.idx.rng(start, end), NewText: text}, true
+}
+
+// fixBullet gives d the fix that rewrites an annotation's key (and label)
+// up to its value as lead: bt.s[:valueStart], emphasis marks around the
+// key included, so "**many**: 4" becomes "no (many): 4" and not a bold
+// mark left open.
+func (c *compilation) fixBullet(d *Diagnostic, bt *bulletText, valueStart int, lead, title string, safe bool) {
+	if e, ok := c.bulletEdit(bt, 0, valueStart, lead); ok {
+		d.Fixes = []Fix{{Title: title, Safe: safe, Edits: []Edit{e}}}
+	}
 }
 
 // idList names the steps for a message, shortened for long skills.
@@ -751,13 +781,14 @@ func (r *resolver) idList() string {
 	return strings.Join(ids, ", ")
 }
 
-// nameSuggestion is the step ID or terminal nearest to word, or "".
-func (r *resolver) nameSuggestion(word string) string {
+// nameSuggestion is the step ID or terminal nearest to word, with how
+// sure it is.
+func (r *resolver) nameSuggestion(word string) diag.Match {
 	cands := make([]string, 0, len(r.builds)+2)
 	for _, b := range r.builds {
 		cands = append(cands, b.st.ID)
 	}
-	return Nearest(word, append(cands, End, Fail))
+	return NearestMatch(word, append(cands, End, Fail))
 }
 
 // checkUnknownKeys reports bullets such as "many: 4": an unknown KEY whose
@@ -786,6 +817,9 @@ func (c *compilation) checkUnknownKeys(r *resolver, b *stepBuild) {
 	succFree, failFree := !b.st.Success.Explicit, !b.st.Failure.Explicit
 	for i, h := range hits {
 		key := "no"
+		// The side is forced when only one edge is free; with both free,
+		// yes or no is this reading's guess, and so is its fix.
+		forced := succFree != failFree
 		switch {
 		case succFree && failFree && len(hits) >= 2 && i == 0:
 			key = "yes"
@@ -801,17 +835,23 @@ func (c *compilation) checkUnknownKeys(r *resolver, b *stepBuild) {
 			// "on faliure: 4" is a typo of a key, not a label. Short
 			// words are left out: "one" is two edits from "ok" and "no"
 			// and is a label.
-			if near := Nearest(key, edgeKeyNames); near != "" {
+			if m := NearestMatch(key, edgeKeyNames); m.Name != "" {
+				near := m.Name
 				fixed := near
 				if h.pe.syn.label != "" {
 					fixed += " (" + h.pe.syn.label + ")"
 				}
-				c.report(Diagnostic{Severity: SeverityError, Rule: "unknown-branch-key",
+				d := Diagnostic{Severity: SeverityError, Rule: "unknown-branch-key",
 					Summary:    fmt.Sprintf("%q is not an edge key, but its value goes to %q: did you mean %q?", h.pe.syn.key, h.target, near),
 					Detail:     "edge keys are yes, no, on success, on failure and their synonyms",
 					Range:      c.btRange(&h.pe.bt, h.pe.syn.keyStart, h.pe.syn.keyEnd),
 					Suggestion: fixed + ": " + value,
-				})
+				}
+				// A misspelt key has one spelling it meant when no other
+				// key is as near (m.Rivals): two edits are a typo's usual
+				// transposition, so the distance is not held against it.
+				c.fixBullet(&d, &h.pe.bt, h.pe.syn.valueStart, fixed+": ", fmt.Sprintf("replace %q with %q", h.pe.syn.key, near), m.Rivals == 0)
+				c.report(d)
 				b.consumed = append(b.consumed, h.pe.item)
 				continue
 			}
@@ -821,13 +861,16 @@ func (c *compilation) checkUnknownKeys(r *resolver, b *stepBuild) {
 			label = h.pe.syn.key + " " + h.pe.syn.label
 		}
 		label = strings.ToLower(label)
-		c.report(Diagnostic{Severity: SeverityError, Rule: "unknown-branch-key",
+		d := Diagnostic{Severity: SeverityError, Rule: "unknown-branch-key",
 			Summary: fmt.Sprintf("%q is not an edge key, but its value goes to %q", h.pe.syn.key, h.target),
 			Detail: fmt.Sprintf("write the branch as \"yes (%s): %s\" for the success edge or \"no (%s): %s\" for the failure edge; edge keys are yes, no, on success, on failure and their synonyms",
 				label, value, label, value),
 			Range:      c.btRange(&h.pe.bt, h.pe.syn.keyStart, h.pe.syn.keyEnd),
 			Suggestion: fmt.Sprintf("%s (%s): %s", key, label, value),
-		})
+		}
+		c.fixBullet(&d, &h.pe.bt, h.pe.syn.valueStart, fmt.Sprintf("%s (%s): ", key, label),
+			fmt.Sprintf("write %q as %q", h.pe.syn.key+":", key+" ("+label+"):"), forced)
+		c.report(d)
 		b.consumed = append(b.consumed, h.pe.item)
 	}
 }

@@ -167,8 +167,12 @@ type Pass struct {
 
 	rule    *Rule
 	results map[*Analysis]any
-	lines   *compiler.Lines
-	out     *compiler.Diagnostics
+	// fixes checks the fixes findings carry before they are offered
+	// (Pass.fixWorks); nil where none is offered: under Errors, and in
+	// the lint a fix check runs.
+	fixes *fixCheck
+	lines *compiler.Lines
+	out   *compiler.Diagnostics
 }
 
 // Report records a finding of the running rule. Rule and Severity are
@@ -177,6 +181,9 @@ func (p *Pass) Report(d compiler.Diagnostic) {
 	d.Rule = p.rule.ID
 	if d.Range.Filename == "" {
 		d.Range.Filename = p.Skill.Filename
+	}
+	if len(d.Fixes) > 0 {
+		d.Fixes = p.workingFixes(d)
 	}
 	*p.out = append(*p.out, d)
 }

@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"fmt"
+
 	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/graph"
 )
@@ -35,7 +37,13 @@ func runInvalidToolName(p *Pass) {
 	forward("invalid-tool-name")(p)
 	for _, ref := range p.Skill.InvalidTools {
 		if pr := graph.CheckToolName(ref.Name); pr != nil {
-			p.Report(compiler.Diagnostic{Summary: pr.Message, Range: ref.Range, Suggestion: pr.Suggestion})
+			d := compiler.Diagnostic{Summary: pr.Message, Range: ref.Range, Suggestion: pr.Suggestion}
+			// Unsafe: the suggestion is a slug of the name, which drops
+			// or swaps the characters a tool name may not have.
+			if s := pr.Suggestion; s != "" && graph.CheckToolName(s) == nil && ref.Range.End.Byte-ref.Range.Start.Byte == len(ref.Name) {
+				d.Fixes = []compiler.Fix{{Title: fmt.Sprintf("replace %q with %q", ref.Name, s), Edits: []compiler.Edit{{Range: ref.Range, NewText: s}}}}
+			}
+			p.Report(d)
 		}
 	}
 	for _, pr := range p.problems("invalid-tool-name") {

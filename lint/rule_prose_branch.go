@@ -88,11 +88,15 @@ func runProseBranch(p *Pass) {
 			}
 		}
 		for _, w := range rd.Waits {
-			p.Report(compiler.Diagnostic{
+			d := compiler.Diagnostic{
 				Range:      p.RangeOf(w.Start, w.End),
 				Summary:    fmt.Sprintf("step %q waits for %q, read from its prose", st.ID, w.What),
 				Suggestion: "- wait: " + w.What,
-			})
+			}
+			if st.WaitFrom == "prose" {
+				p.annotate(&d, st)
+			}
+			p.Report(d)
 		}
 		for _, u := range rd.Unread {
 			p.Report(compiler.Diagnostic{
@@ -166,6 +170,7 @@ func proseEdge(p *Pass, st *compiler.Step, kind compiler.EdgeKind, target string
 		d.Detail = fmt.Sprintf("read from %q", quote)
 		d.Suggestion = annotation(kind, e.Label, target)
 	}
+	p.annotate(&d, st)
 	p.Report(d)
 }
 
@@ -218,5 +223,6 @@ func proseLoop(p *Pass, st *compiler.Step, e *prose.Edge) {
 		d.Summary = fmt.Sprintf("step %q: its prose loops back to %q on %s, but another of its branches states that edge", st.ID, e.Target, kind)
 		d.Detail = fmt.Sprintf("read from %q", e.Quote)
 	}
+	p.annotate(&d, st)
 	p.Report(d)
 }

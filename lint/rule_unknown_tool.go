@@ -66,12 +66,11 @@ func runUnknownTool(p *Pass) {
 	check := func(ref compiler.Ref, inAllowed bool) {
 		if hasAllowed && !inAllowed {
 			if !allowedSet[ref.Name] {
-				p.Report(compiler.Diagnostic{
-					Range:      ref.Range,
-					Summary:    fmt.Sprintf("tool %q is not in allowed-tools", ref.Name),
-					Detail:     "allowed-tools: " + strings.Join(allowed, " "),
-					Suggestion: compiler.Nearest(ref.Name, allowed),
-				})
+				p.Report(toolFix(compiler.Diagnostic{
+					Range:   ref.Range,
+					Summary: fmt.Sprintf("tool %q is not in allowed-tools", ref.Name),
+					Detail:  "allowed-tools: " + strings.Join(allowed, " "),
+				}, ref, allowed))
 			}
 			return
 		}
@@ -80,11 +79,7 @@ func runUnknownTool(p *Pass) {
 			if inAllowed {
 				summary = fmt.Sprintf("allowed-tools names %q, which is in no tool registry of %s", ref.Name, configName(p.Config))
 			}
-			p.Report(compiler.Diagnostic{
-				Range:      ref.Range,
-				Summary:    summary,
-				Suggestion: compiler.Nearest(ref.Name, p.Config.Tools),
-			})
+			p.Report(toolFix(compiler.Diagnostic{Range: ref.Range, Summary: summary}, ref, p.Config.Tools))
 		}
 	}
 	if hasAllowed {
@@ -104,4 +99,20 @@ func configName(c *Config) string {
 		return "the config"
 	}
 	return fmt.Sprintf("%q", c.Path)
+}
+
+// toolFix gives d the name of known that is nearest to ref's as its
+// suggestion, and the fix that writes it in ref's place: safe when it is
+// the only near name and one edit or a case change away, else a guess.
+func toolFix(d compiler.Diagnostic, ref compiler.Ref, known []string) compiler.Diagnostic {
+	m := compiler.NearestMatch(ref.Name, known)
+	d.Suggestion = m.Name
+	if m.Name != "" && !ref.Range.IsZero() && ref.Range.End.Byte-ref.Range.Start.Byte == len(ref.Name) {
+		d.Fixes = []compiler.Fix{{
+			Title: fmt.Sprintf("replace %q with %q", ref.Name, m.Name),
+			Safe:  m.Sure(),
+			Edits: []compiler.Edit{{Range: ref.Range, NewText: m.Name}},
+		}}
+	}
+	return d
 }

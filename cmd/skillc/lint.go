@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -39,6 +40,11 @@ type LintOptions struct {
 	// selected rules run, the ignored ones never, over what the config says.
 	Select []string
 	Ignore []string
+	// Fix is --fix: apply the safe fixes, writing each file atomically.
+	// UnsafeFixes is --unsafe-fixes: apply the unsafe ones too (it
+	// implies --fix). Diff is --diff: print the fixes as a unified diff
+	// and write nothing.
+	Fix, UnsafeFixes, Diff bool
 
 	// Color is decided from the terminal when the command runs; tests set
 	// it directly.
@@ -72,8 +78,17 @@ folder names the skill, as a file's does). -o writes the report to a file,
 atomically: it is complete or untouched. Configuration comes from .skillc.yaml, found upward
 from the working folder, or from --config.
 
+--fix applies the safe fixes (marked [*]), pass after pass until none is
+left, and writes each file atomically; --unsafe-fixes applies the unsafe ones
+too (a guessed name, a branch read from prose written out). Every fix was
+checked first: the file linted with it applied has no new finding and the
+same steps. With -, the fixed text goes to standard output and the report to
+standard error. --diff prints the fixes as a unified diff and writes nothing.
+"fixed N problems" goes to standard error.
+
 Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 on
-bad usage, a broken config, or a path that could not be read.`,
+bad usage, a broken config, or a path that could not be read. With --diff:
+0 when there is nothing to fix, 1 when there is (as ruff's --diff).`,
 		Example: `  # lint every skill under skills/
   skillc lint skills/
 
@@ -84,7 +99,11 @@ bad usage, a broken config, or a path that could not be read.`,
   skillc lint --format sarif -o skillc.sarif skills/
 
   # from an editor: the buffer on stdin, findings under its real path
-  skillc lint --stdin-filename skills/acat/SKILL.md - < buffer.md`,
+  skillc lint --stdin-filename skills/acat/SKILL.md - < buffer.md
+
+  # see what the fixes would change, then apply them
+  skillc lint --diff skills/
+  skillc lint --fix skills/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Paths = args
 			if slices.Contains(args, "-") && len(args) > 1 {
@@ -103,6 +122,9 @@ bad usage, a broken config, or a path that could not be read.`,
 				if err := checkRuleIDs(flag.name, flag.ids); err != nil {
 					return err
 				}
+			}
+			if opts.Diff && opts.Format != "text" {
+				return usageError("--diff prints a unified diff: it takes no --format")
 			}
 			if _, err := compiler.ParseSeverity(opts.FailOn); err != nil {
 				return usageError("--fail-on: %v", err)
@@ -126,6 +148,9 @@ bad usage, a broken config, or a path that could not be read.`,
 	f.StringVarP(&opts.Output, "output", "o", "", "write the report to `FILE` instead of stdout")
 	f.StringSliceVar(&opts.Select, "select", nil, "run only these `RULES` (comma-separated, repeatable), whatever the config turns off")
 	f.StringSliceVar(&opts.Ignore, "ignore", nil, "never run these `RULES` (comma-separated, repeatable); wins over --select")
+	f.BoolVar(&opts.Fix, "fix", false, "apply the safe fixes (marked [*]) to the files")
+	f.BoolVar(&opts.UnsafeFixes, "unsafe-fixes", false, "apply the unsafe fixes too (implies --fix, or with --diff shows them)")
+	f.BoolVar(&opts.Diff, "diff", false, "print the fixes as a unified diff instead of writing them; exit 1 when there are some")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(lintFormats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "info"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("select", completeRuleList)
@@ -149,7 +174,8 @@ func lintRun(opts *LintOptions) error {
 	}
 	lopts := lint.Options{Config: cfg, MaxSize: opts.MaxSize, MaxBlocks: opts.MaxBlocks, Strict: opts.Strict}
 	var res *lint.Result
-	if len(paths) == 1 && paths[0] == "-" {
+	stdin := len(paths) == 1 && paths[0] == "-"
+	if stdin {
 		name := stdinName
 		if opts.StdinFilename != "" {
 			name = opts.StdinFilename
@@ -170,6 +196,29 @@ func lintRun(opts *LintOptions) error {
 	if opts.Output != "" {
 		out = &report
 	}
+	topt := lint.TextOptions{Color: opts.Color, UnsafeFixes: opts.UnsafeFixes}
+	if opts.Fix || opts.UnsafeFixes || opts.Diff {
+		fixed, err := applyFixes(opts, res, lopts, stdin)
+		if err != nil {
+			return err
+		}
+		if opts.Diff {
+			return writeDiff(opts, fixed, res, out, &report)
+		}
+		if stdin {
+			// The fixed text is the output; the report goes beside it.
+			if !res.Unreadable() {
+				if _, err := io.Out.Write(res.Files[0].Source); err != nil {
+					return &exitError{code: exitUsage, err: fmt.Errorf("writing the fixed text: %w", err)}
+				}
+			}
+			if opts.Output == "" {
+				out = io.ErrOut
+				topt.Color = io.ColorErr && !opts.NoColor
+			}
+		}
+		defer reportFixes(io.ErrOut, fixed, false)
+	}
 	switch opts.Format {
 	case "json":
 		err = lint.WriteJSON(out, res)
@@ -178,7 +227,6 @@ func lintRun(opts *LintOptions) error {
 	case "github":
 		err = lint.WriteGitHub(out, res)
 	default:
-		topt := lint.TextOptions{Color: opts.Color}
 		if err = lint.WriteText(out, res.Diagnostics(), res.Sources(), topt); err == nil {
 			err = lint.WriteSummary(out, res, topt)
 		}
@@ -200,6 +248,27 @@ func lintRun(opts *LintOptions) error {
 		if d.Severity >= failOn {
 			return silentExit(exitFindings)
 		}
+	}
+	return nil
+}
+
+// writeDiff ends a --diff run: the diff goes where the report would (-o
+// or stdout), the count to stderr; exit 1 when there is something to fix.
+func writeDiff(opts *LintOptions, fixed *fixOutcome, res *lint.Result, out io.Writer, report *bytes.Buffer) error {
+	if _, err := out.Write(fixed.diff.Bytes()); err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("writing the diff: %w", err)}
+	}
+	if opts.Output != "" {
+		if err := writeFileAtomic(opts.Output, report.Bytes()); err != nil {
+			return usageError("write %s: %v", opts.Output, err)
+		}
+	}
+	reportFixes(opts.IO.ErrOut, fixed, true)
+	switch {
+	case res.Unreadable():
+		return silentExit(exitUsage)
+	case fixed.fixed > 0:
+		return silentExit(exitFindings)
 	}
 	return nil
 }
