@@ -21,6 +21,9 @@ type Rule struct {
 	// Doc is the longer explanation with a bad and a good example, printed
 	// by `skillc explain`.
 	Doc string
+	// Fix says what the rule's fixes write and when one is safe (applied
+	// by --fix) or unsafe (--unsafe-fixes); "" for a rule with none.
+	Fix string
 	// Source says where the finding comes from:
 	//   - "compiler": the compiler's syntax findings, what it must report
 	//     because it cannot read the text as written (not UTF-8, too large,

@@ -31,6 +31,7 @@ Bad:
 
 Good:
     name: refund-check`,
+	Fix:      "a valid name written in its place: a SKILL.md's folder's name, else the name lowercased or made a slug (Refund_Check to refund-check). Safe when it is the name lowercased, else unsafe.",
 	Requires: []*Analysis{NameAnalysis},
 	Run:      runInvalidName,
 }

@@ -29,6 +29,7 @@ Bad:
 
 Good:
     - tools: search_thread`,
+	Fix:      "unsafe: the suggested slug written in the name's place (search/thread to search_thread).",
 	Requires: []*Analysis{GraphAnalysis},
 	Run:      runInvalidToolName,
 }

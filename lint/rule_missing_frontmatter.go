@@ -39,6 +39,7 @@ Good:
     # Refund check
 
     1. Look up the refund.`,
+	Fix: "unsafe: a frontmatter block at the top, whose name is the folder's for a SKILL.md, the folder's or else the title's for a README.md or stdin, the file's or else the title's for another file (each made a valid name), and whose description is a placeholder to write. None when no valid name fits.",
 	Run: runMissingFrontmatter,
 }
 

@@ -26,6 +26,7 @@ Bad: skills/refund/SKILL.md with
 
 Good: skills/refund-check/SKILL.md with
     name: refund-check`,
+	Fix:      "unsafe: the folder's name written as the name, when it is a valid one; renaming the folder is the other fix, and which name the skill goes by is the author's to say.",
 	Requires: []*Analysis{NameAnalysis},
 	Run:      runNameMismatch,
 }
@@ -51,7 +52,9 @@ func runNameMismatch(p *Pass) {
 	// Unsafe: renaming the folder is the other fix, and which name the
 	// skill should go by is the author's to say.
 	if fix, ok := p.nameFix(res, folder, false); ok && p.fixWorks(d, fix) {
-		d.Suggestion = "name: " + folder
+		// Both ways, so the line cannot read as a rule's name when the
+		// folder has one ("name: name-mismatch").
+		d.Suggestion = fmt.Sprintf("name: %s, or rename the folder to %q", folder, res.Name)
 		d.Fixes = []compiler.Fix{fix}
 	}
 	p.Report(d)

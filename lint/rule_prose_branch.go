@@ -22,7 +22,7 @@ var RuleProseBranch = &Rule{
 to 3 times", "Do not proceed until the customer confirms". skillc reads them
 (FORMAT 6.4 to 6.6) where no annotation states the edge, and this rule
 reports each reading as info, quoting the words read, with the annotation
-that says the same (what skillc fix writes). A condition that reads as a
+that says the same (what its fix writes). A condition that reads as a
 failure or a negative ("persists", "fails", "is not", "no records") is the
 failure edge, any other the success edge; the other side of a decision goes
 to the next step. Loops ("go back to step 2", with the bound written, FORMAT
@@ -43,6 +43,7 @@ Bad:
 Good:
     1. Run the tests.
        - on failure (the tests fail): 3`,
+	Fix: "unsafe: the annotation that says what the prose says (`- on failure (the tests fail): 3`, `- wait: the customer confirms`), written after the step's last annotation or under its goal. It states a reading as the author's, and under strict it applies an edge that was not applied.",
 	Run: runProseBranch,
 }
 

@@ -29,6 +29,8 @@ Bad:
 Good:
     1. Look up the refund.
        - on failure: 3`,
+	Fix: "the nearest step ID (or end, fail) written in the target's place. " +
+		"Safe when it is the only name within two edits and a case change or one edit away; otherwise a guess, unsafe. A number gets none: 9 is no typo of 2.",
 	Requires: []*Analysis{GraphAnalysis},
 	Run:      runUnknownTarget,
 }

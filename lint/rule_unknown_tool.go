@@ -33,6 +33,7 @@ Bad:
 Good:
     1. Search the thread.
        - tools: search_thread`,
+	Fix: "the nearest name of the registry written in the tool's place: safe when it is the only name within two edits and a case change or one edit away, else unsafe.",
 	Run: runUnknownTool,
 }
 

@@ -159,6 +159,9 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 			sr.ShortDescription = sarifText{rule.Summary}
 			sr.FullDescription = sarifText{rule.Summary}
 			sr.Help = sarifText{rule.Doc}
+			if rule.Fix != "" {
+				sr.Help.Text += "\n\nFix: " + rule.Fix
+			}
 			sr.DefaultConfiguration.Level = sarifLevel(rule.Severity)
 		} else {
 			sr.ShortDescription = sarifText{id}
