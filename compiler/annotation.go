@@ -815,11 +815,12 @@ func (c *compilation) checkUnknownKeys(r *resolver, b *stepBuild) {
 	// such bullets read as yes then no, and a lone one as the exception
 	// path (no), since success already defaults to the next step.
 	succFree, failFree := !b.st.Success.Explicit, !b.st.Failure.Explicit
+	// The side is forced when the step writes one of its edges and leaves
+	// the other free; with both free, yes or no is this reading's guess,
+	// and so is its fix, for every bullet of the step.
+	forced := succFree != failFree
 	for i, h := range hits {
 		key := "no"
-		// The side is forced when only one edge is free; with both free,
-		// yes or no is this reading's guess, and so is its fix.
-		forced := succFree != failFree
 		switch {
 		case succFree && failFree && len(hits) >= 2 && i == 0:
 			key = "yes"

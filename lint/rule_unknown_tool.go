@@ -64,6 +64,9 @@ func runUnknownTool(p *Pass) {
 	// A step's tool is checked against allowed-tools when the skill has
 	// them, and allowed-tools against the config's registry, so one
 	// missing tool is reported once, where it was first written.
+	// step is the step whose tools are being checked, nil for
+	// allowed-tools.
+	var step *compiler.Step
 	check := func(ref compiler.Ref, inAllowed bool) {
 		if hasAllowed && !inAllowed {
 			if !allowedSet[ref.Name] {
@@ -71,7 +74,7 @@ func runUnknownTool(p *Pass) {
 					Range:   ref.Range,
 					Summary: fmt.Sprintf("tool %q is not in allowed-tools", ref.Name),
 					Detail:  "allowed-tools: " + strings.Join(allowed, " "),
-				}, ref, allowed))
+				}, ref, allowed, step))
 			}
 			return
 		}
@@ -80,7 +83,7 @@ func runUnknownTool(p *Pass) {
 			if inAllowed {
 				summary = fmt.Sprintf("allowed-tools names %q, which is in no tool registry of %s", ref.Name, configName(p.Config))
 			}
-			p.Report(toolFix(compiler.Diagnostic{Range: ref.Range, Summary: summary}, ref, p.Config.Tools))
+			p.Report(toolFix(compiler.Diagnostic{Range: ref.Range, Summary: summary}, ref, p.Config.Tools, step))
 		}
 	}
 	if hasAllowed {
@@ -89,6 +92,7 @@ func runUnknownTool(p *Pass) {
 		}
 	}
 	for _, st := range s.Steps {
+		step = st
 		for _, ref := range st.Tools {
 			check(ref, false)
 		}
@@ -104,10 +108,18 @@ func configName(c *Config) string {
 
 // toolFix gives d the name of known that is nearest to ref's as its
 // suggestion, and the fix that writes it in ref's place: safe when it is
-// the only near name and one edit or a case change away, else a guess.
-func toolFix(d compiler.Diagnostic, ref compiler.Ref, known []string) compiler.Diagnostic {
+// the only near name and one edit or a case change away, else a guess. A
+// step that lists the name already gets no fix: it would list it twice.
+func toolFix(d compiler.Diagnostic, ref compiler.Ref, known []string, step *compiler.Step) compiler.Diagnostic {
 	m := compiler.NearestMatch(ref.Name, known)
 	d.Suggestion = m.Name
+	if step != nil {
+		for _, t := range step.Tools {
+			if t.Name == m.Name {
+				return d
+			}
+		}
+	}
 	if m.Name != "" && !ref.Range.IsZero() && ref.Range.End.Byte-ref.Range.Start.Byte == len(ref.Name) {
 		d.Fixes = []compiler.Fix{{
 			Title: fmt.Sprintf("replace %q with %q", ref.Name, m.Name),
