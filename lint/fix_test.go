@@ -38,6 +38,10 @@ func TestFrontmatterAndNameFixes(t *testing.T) {
 		// Any name but the folder's is name-mismatch, and the folder's is
 		// not valid: there is no block to copy.
 		{name: "SKILL.md in an invalid folder", file: "skills/Refund_Check/SKILL.md", src: body, rule: "missing-frontmatter"},
+		{name: "missing name in a SKILL.md", file: "skills/refund/SKILL.md", src: "---\ndescription: Checks a refund. Use when asked.\n---\n" + body, rule: "missing-name",
+			want: "name: refund\n", safe: true},
+		{name: "missing name elsewhere", file: "notes/refund.md", src: "---\r\ndescription: Checks a refund. Use when asked.\r\n---\r\n" + body, rule: "missing-name",
+			want: "name: refund\r\n"},
 		{name: "mismatch", file: "skills/refund/SKILL.md", src: fm + body, rule: "name-mismatch", want: "refund"},
 		{name: "mismatch, invalid folder", file: "skills/Refund_Check/SKILL.md", src: fm + body, rule: "name-mismatch"},
 		{name: "invalid name, case", file: "notes.md", src: strings.Replace(fm, "refund-check", "Refund-Check", 1) + body, rule: "invalid-name",
