@@ -197,6 +197,7 @@ func lintRun(opts *LintOptions) error {
 		out = &report
 	}
 	topt := lint.TextOptions{Color: opts.Color, UnsafeFixes: opts.UnsafeFixes}
+	stdinCut := false
 	if opts.Fix || opts.UnsafeFixes || opts.Diff {
 		fixed, err := applyFixes(opts, res, lopts, stdin)
 		if err != nil {
@@ -206,8 +207,15 @@ func lintRun(opts *LintOptions) error {
 			return writeDiff(opts, fixed, res, out, &report)
 		}
 		if stdin {
-			// The fixed text is the output; the report goes beside it.
-			if !res.Unreadable() {
+			// The fixed text is the output; the report goes beside it. A
+			// skill cut at --max-size was not read whole: printing it
+			// would hand back part of the buffer, so nothing is printed.
+			whole := !res.Unreadable()
+			for _, d := range res.Diagnostics() {
+				whole = whole && d.Rule != lint.RuleFileTooLarge.ID
+			}
+			stdinCut = !whole
+			if whole {
 				if _, err := io.Out.Write(res.Files[0].Source); err != nil {
 					return &exitError{code: exitUsage, err: fmt.Errorf("writing the fixed text: %w", err)}
 				}
@@ -242,6 +250,9 @@ func lintRun(opts *LintOptions) error {
 
 	if res.Unreadable() {
 		return silentExit(exitUsage)
+	}
+	if stdinCut {
+		return usageError("standard input was not read whole (see the findings), so no fixed text is printed")
 	}
 	failOn, _ := compiler.ParseSeverity(opts.FailOn)
 	for _, d := range res.Diagnostics() {
