@@ -89,6 +89,9 @@ func runProseBranch(p *Pass) {
 			}
 		}
 		for _, w := range rd.Waits {
+			if st.WaitFrom != compiler.FromProse && strings.EqualFold(st.WaitFor, w.What) {
+				continue // a wait annotation already says it
+			}
 			d := compiler.Diagnostic{
 				Range:      p.RangeOf(w.Start, w.End),
 				Summary:    fmt.Sprintf("step %q waits for %q, read from its prose", st.ID, w.What),
