@@ -299,7 +299,7 @@ func (c *compilation) reportSplit(l *ast.List, at ast.Node, next int) {
 		// invalid-encoding error already) gets no fix to copy.
 		if line := c.src[s:c.lineEnd(s)]; utf8.Valid(line) {
 			d.Suggestion = strings.Repeat(" ", content) + strings.TrimLeft(string(line), " \t")
-			if edits := c.indentEdits(s, e, content, need); edits != nil {
+			if edits := c.indentEdits(s, c.splitEnd(e, next), content, need); edits != nil {
 				d.Fixes = []Fix{{Title: fmt.Sprintf("indent the %s by %d space%s", c.blockName([]ast.Node{at}), need, plural(need)), Safe: true, Edits: edits}}
 			}
 		}
@@ -307,6 +307,40 @@ func (c *compilation) reportSplit(l *ast.List, at ast.Node, next int) {
 		d.Detail = fmt.Sprintf("skillc reads one procedure, but other renderers show two lists: indent the %s to column %d, under the text of step %s", c.blockName([]ast.Node{at}), content+1, lastID)
 	}
 	c.report(d)
+}
+
+// splitEnd is where the text that split the list before step next ends:
+// the start of the line that resumes the list with "next." (or "next)"),
+// so that the code blocks and bullets between, which a reader takes for
+// the step's detail as skillc does, move together; e, the block's end,
+// when no such line comes before a heading.
+func (c *compilation) splitEnd(e, next int) int {
+	marker := strconv.Itoa(next)
+	for at := e; at < len(c.src); {
+		start := at
+		if c.src[start] == '\r' {
+			start++
+		}
+		if start < len(c.src) && c.src[start] == '\n' {
+			start++
+		}
+		end := c.lineEnd(start)
+		line := string(c.src[start:end])
+		trimmed := strings.TrimLeft(line, " ")
+		if len(line)-len(trimmed) <= 3 {
+			if rest, ok := strings.CutPrefix(trimmed, marker); ok && (strings.HasPrefix(rest, ". ") || strings.HasPrefix(rest, ") ") || rest == "." || rest == ")") {
+				return start
+			}
+			if strings.HasPrefix(trimmed, "#") {
+				return e
+			}
+		}
+		if end <= at {
+			break
+		}
+		at = end
+	}
+	return e
 }
 
 // indentEdits moves the block [s, e) under the step's text: its first
