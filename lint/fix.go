@@ -2,7 +2,9 @@ package lint
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/skillc/skillc/compiler"
 )
@@ -32,8 +34,19 @@ const (
 
 // findingKey is what makes two findings the same when a fix is judged:
 // the rule and the message, not the place, since a fix that adds a line
-// moves every finding after it.
+// moves every finding after it. A message that names a line ("the
+// numbered list on line 54") is compared without the number, for the
+// same reason.
 type findingKey struct{ rule, summary string }
+
+var lineNumber = regexp.MustCompile(`\bline [0-9]+`)
+
+func keyOf(rule, summary string) findingKey {
+	if strings.Contains(summary, "line ") {
+		summary = lineNumber.ReplaceAllString(summary, "line N")
+	}
+	return findingKey{rule, summary}
+}
 
 // fixCheck is what the fix checks of one pass share: the skill's findings
 // as they are, linted once, and each fixed text's verdict.
@@ -73,7 +86,7 @@ func newFixCheck(opts Options) *fixCheck {
 func countFindings(diags compiler.Diagnostics) map[findingKey]int {
 	out := make(map[findingKey]int, len(diags))
 	for _, d := range diags {
-		out[findingKey{d.Rule, d.Summary}]++
+		out[keyOf(d.Rule, d.Summary)]++
 	}
 	return out
 }
@@ -90,7 +103,7 @@ func (p *Pass) fixWorks(d compiler.Diagnostic, fix compiler.Fix) bool {
 	if err != nil {
 		return false
 	}
-	key := findingKey{p.rule.ID, d.Summary}
+	key := keyOf(p.rule.ID, d.Summary)
 	cacheKey := key.rule + "\x00" + key.summary + "\x00" + string(fixed)
 	if v, ok := p.fixes.verdict[cacheKey]; ok {
 		return v

@@ -88,7 +88,7 @@ func checkFixApplied(t *testing.T, file, src string, before compiler.Diagnostics
 	if addsFinding(before, after) {
 		t.Errorf("the fixed text has a new finding:\n%s\n%v", fixed, after)
 	}
-	if countFindings(after)[findingKey{d.Rule, d.Summary}] >= countFindings(before)[findingKey{d.Rule, d.Summary}] {
+	if countFindings(after)[keyOf(d.Rule, d.Summary)] >= countFindings(before)[keyOf(d.Rule, d.Summary)] {
 		t.Errorf("the fixed text still has %s:\n%s", d.Rule, fixed)
 	}
 }
@@ -136,5 +136,23 @@ func TestApplyEdits(t *testing.T) {
 				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestFindingKey: a fix check compares findings without their places,
+// and without a line number a message names, which a fix that adds lines
+// moves.
+func TestFindingKey(t *testing.T) {
+	tests := []struct{ a, b string }{
+		{"the numbered list on line 54 starts again at 1", "the numbered list on line 58 starts again at 1"},
+		{"the list on line 3 is a table, not steps", "the list on line 12 is a table, not steps"},
+	}
+	for _, tt := range tests {
+		if keyOf("r", tt.a) != keyOf("r", tt.b) {
+			t.Errorf("%q and %q are different findings", tt.a, tt.b)
+		}
+	}
+	if keyOf("r", "step \"1\" goes to \"5\"") == keyOf("r", "step \"1\" goes to \"6\"") {
+		t.Error("other numbers must still tell findings apart")
 	}
 }
