@@ -201,6 +201,8 @@ func lintRun(opts *LintOptions) error {
 	if opts.Fix || opts.UnsafeFixes || opts.Diff {
 		fixed, err := applyFixes(opts, res, lopts, stdin)
 		if err != nil {
+			// The files before the one that failed are fixed, each whole.
+			reportFixes(io.ErrOut, fixed, false)
 			return err
 		}
 		if opts.Diff {
