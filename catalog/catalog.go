@@ -142,6 +142,8 @@ func folderOf(file string) string {
 // folder (for a file: the file's folder). The error, already phrased for a
 // person, is for a skill that could not be read at all.
 func Load(arg string, opts lint.Options) (*Skill, error) {
+	// A loaded skill is judged, not fixed: its findings carry no fixes.
+	opts.NoFixes = true
 	path, root := arg, filepath.Dir(arg)
 	st, err := os.Stat(arg)
 	switch {

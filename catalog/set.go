@@ -37,6 +37,8 @@ func (s *Set) EmptyDirs() []string {
 // a guess; so is any skill file that cannot be read (the error lists them
 // as lint would), since a catalog that silently lacks one misleads.
 func LoadSet(dirs []string, opts lint.Options) (*Set, error) {
+	// The server judges skills; fixes are the linter's and the editor's.
+	opts.NoFixes = true
 	s := &Set{byName: map[string]*Skill{}}
 	for _, name := range skills.Workflows() {
 		src, file, err := skills.Read(name)

@@ -730,6 +730,31 @@ func (c *compilation) reportNoTarget(pe *pendingEdge) {
 	})
 }
 
+// bulletEdit is the edit that replaces bt.s[i:j] with text, or false when
+// that span wraps onto another line: a wrapped bullet's text joins its
+// lines with one space, so its offsets do not map one to one onto the
+// source there.
+func (c *compilation) bulletEdit(bt *bulletText, i, j int, text string) (Edit, bool) {
+	if i < 0 || j < i || j > len(bt.s) {
+		return Edit{}, false
+	}
+	start, end := bt.offset(i), bt.offset(j)
+	if end-start != j-i {
+		return Edit{}, false
+	}
+	return Edit{Range: c.idx.rng(start, end), NewText: text}, true
+}
+
+// fixBullet gives d the fix that rewrites an annotation's key (and label)
+// up to its value as lead: bt.s[:valueStart], emphasis marks around the
+// key included, so "**many**: 4" becomes "no (many): 4" and not a bold
+// mark left open.
+func (c *compilation) fixBullet(d *Diagnostic, bt *bulletText, valueStart int, lead, title string, safe bool) {
+	if e, ok := c.bulletEdit(bt, 0, valueStart, lead); ok {
+		d.Fixes = []Fix{{Title: title, Safe: safe, Edits: []Edit{e}}}
+	}
+}
+
 // checkUnknownKeys reports bullets such as "many: 4": an unknown KEY whose
 // value starts with a target that resolves is almost surely a branch
 // written with the wrong key. To spare prose such as "Note: 3 reports are
@@ -754,6 +779,10 @@ func (c *compilation) checkUnknownKeys(r *resolver, b *stepBuild) {
 	// such bullets read as yes then no, and a lone one as the exception
 	// path (no), since success already defaults to the next step.
 	succFree, failFree := !b.st.Success.Explicit, !b.st.Failure.Explicit
+	// The side is forced when the step writes one of its edges and leaves
+	// the other free; with both free, yes or no is this reading's guess,
+	// and so is its fix, for every bullet of the step.
+	forced := succFree != failFree
 	for i, h := range hits {
 		key := "no"
 		switch {
@@ -771,17 +800,23 @@ func (c *compilation) checkUnknownKeys(r *resolver, b *stepBuild) {
 			// "on faliure: 4" is a typo of a key, not a label. Short
 			// words are left out: "one" is two edits from "ok" and "no"
 			// and is a label.
-			if near := Nearest(key, edgeKeyNames); near != "" {
+			if m := NearestMatch(key, edgeKeyNames); m.Name != "" {
+				near := m.Name
 				fixed := near
 				if h.pe.syn.label != "" {
 					fixed += " (" + h.pe.syn.label + ")"
 				}
-				c.report(Diagnostic{Severity: SeverityError, Rule: "unknown-branch-key",
+				d := Diagnostic{Severity: SeverityError, Rule: "unknown-branch-key",
 					Summary:    fmt.Sprintf("%q is not an edge key, but its value goes to %q: did you mean %q?", h.pe.syn.key, h.target, near),
 					Detail:     "edge keys are yes, no, on success, on failure and their synonyms",
 					Range:      c.btRange(&h.pe.bt, h.pe.syn.keyStart, h.pe.syn.keyEnd),
 					Suggestion: fixed + ": " + value,
-				})
+				}
+				// A misspelt key has one spelling it meant when no other
+				// key is as near (m.Rivals): two edits are a typo's usual
+				// transposition, so the distance is not held against it.
+				c.fixBullet(&d, &h.pe.bt, h.pe.syn.valueStart, fixed+": ", fmt.Sprintf("replace %q with %q", h.pe.syn.key, near), m.Rivals == 0)
+				c.report(d)
 				b.consumed = append(b.consumed, h.pe.item)
 				continue
 			}
@@ -791,13 +826,16 @@ func (c *compilation) checkUnknownKeys(r *resolver, b *stepBuild) {
 			label = h.pe.syn.key + " " + h.pe.syn.label
 		}
 		label = strings.ToLower(label)
-		c.report(Diagnostic{Severity: SeverityError, Rule: "unknown-branch-key",
+		d := Diagnostic{Severity: SeverityError, Rule: "unknown-branch-key",
 			Summary: fmt.Sprintf("%q is not an edge key, but its value goes to %q", h.pe.syn.key, h.target),
 			Detail: fmt.Sprintf("write the branch as \"yes (%s): %s\" for the success edge or \"no (%s): %s\" for the failure edge; edge keys are yes, no, on success, on failure and their synonyms",
 				label, value, label, value),
 			Range:      c.btRange(&h.pe.bt, h.pe.syn.keyStart, h.pe.syn.keyEnd),
 			Suggestion: fmt.Sprintf("%s (%s): %s", key, label, value),
-		})
+		}
+		c.fixBullet(&d, &h.pe.bt, h.pe.syn.valueStart, fmt.Sprintf("%s (%s): ", key, label),
+			fmt.Sprintf("write %q as %q", h.pe.syn.key+":", key+" ("+label+"):"), forced)
+		c.report(d)
 		b.consumed = append(b.consumed, h.pe.item)
 	}
 }

@@ -93,8 +93,10 @@ type Diagnostic struct {
 	// `no (many): 4` for `many: 4`, or a near-miss step ID.
 	Suggestion string
 	// Fixes are exact edits that would resolve the problem, best first.
-	// A fix is offered only after the file was linted again with it
-	// applied and nothing new was found (lint's fix check).
+	// The compiler proposes the fixes of its syntax findings; lint offers
+	// a fix only after the file was linted again with it applied and
+	// nothing new was found (lint's fix check), and drops the rest, so
+	// read fixes from lint's findings, not from Compile's.
 	Fixes []Fix
 }
 

@@ -314,11 +314,114 @@ func (c *compilation) reportSplit(l *ast.List, at ast.Node, next int) {
 		// invalid-encoding error already) gets no fix to copy.
 		if line := c.src[s:c.lineEnd(s)]; utf8.Valid(line) {
 			d.Suggestion = strings.Repeat(" ", content) + strings.TrimLeft(string(line), " \t")
+			if edits := c.indentEdits(s, c.splitEnd(e, next), content, need); edits != nil {
+				d.Fixes = []Fix{{Title: fmt.Sprintf("indent the %s by %d space%s", c.blockName([]ast.Node{at}), need, plural(need)), Safe: true, Edits: edits}}
+			}
 		}
 	} else {
 		d.Detail = fmt.Sprintf("skillc reads one procedure, but other renderers show two lists: indent the %s to column %d, under the text of step %s", c.blockName([]ast.Node{at}), content+1, lastID)
 	}
 	c.report(d)
+}
+
+// splitEnd is where the text that split the list before step next ends:
+// the start of the line that resumes the list with "next." (or "next)"),
+// so that the code blocks and bullets between, which a reader takes for
+// the step's detail as skillc does, move together; e, the block's end,
+// when no such line comes before a heading.
+func (c *compilation) splitEnd(e, next int) int {
+	marker := strconv.Itoa(next)
+	for at := e; at < len(c.src); {
+		start := at
+		if c.src[start] == '\r' {
+			start++
+		}
+		if start < len(c.src) && c.src[start] == '\n' {
+			start++
+		}
+		end := c.lineEnd(start)
+		line := string(c.src[start:end])
+		trimmed := strings.TrimLeft(line, " ")
+		if len(line)-len(trimmed) <= 3 {
+			if rest, ok := strings.CutPrefix(trimmed, marker); ok && (strings.HasPrefix(rest, ". ") || strings.HasPrefix(rest, ") ") || rest == "." || rest == ")") {
+				return start
+			}
+			if strings.HasPrefix(trimmed, "#") {
+				return e
+			}
+		}
+		if end <= at {
+			break
+		}
+		at = end
+	}
+	return e
+}
+
+// indentEdits moves the block [s, e) under the step's text: its first
+// line to column content, each later line that is not blank need columns
+// right, so the block's own nesting is kept. A fenced code block's
+// closing fence, when blockSpan left it out, moves with it, or it would
+// close nothing. A later line indented with a tab gets no fix (nil):
+// where a tab stop falls inside a list item is for the renderer to say.
+// Safe: skillc already reads the block as the step's detail (FORMAT 6.2);
+// the fix only makes other renderers read it so.
+func (c *compilation) indentEdits(s, e, content, need int) []Edit {
+	for s > 0 && c.src[s-1] != '\n' && (c.src[s-1] == ' ' || c.src[s-1] == '\t') {
+		s--
+	}
+	if s > 0 && c.src[s-1] != '\n' {
+		return nil // the block does not start its line
+	}
+	lead := s
+	for lead < len(c.src) && (c.src[lead] == ' ' || c.src[lead] == '\t') {
+		lead++
+	}
+	edits := []Edit{{Range: c.idx.rng(s, lead), NewText: strings.Repeat(" ", content)}}
+	fence := ""
+	if t := strings.TrimLeft(string(c.src[lead:c.lineEnd(lead)]), " "); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		fence = t[:3]
+		// Only when the span stops before the closing fence.
+		last := e
+		for last > lead && c.src[last-1] != '\n' {
+			last--
+		}
+		if last > lead && strings.HasPrefix(strings.TrimLeft(string(c.src[last:e]), " "), fence) {
+			fence = ""
+		}
+	}
+	pad := strings.Repeat(" ", need)
+	line := c.lineEnd(s)
+	for line < len(c.src) {
+		// line is the end of the line just done; step past its newline.
+		start := line
+		if start < len(c.src) && c.src[start] == '\r' {
+			start++
+		}
+		if start < len(c.src) && c.src[start] == '\n' {
+			start++
+		}
+		if start >= len(c.src) {
+			break
+		}
+		end := c.lineEnd(start)
+		text := c.src[start:end]
+		closing := fence != "" && start >= e && strings.HasPrefix(strings.TrimLeft(string(text), " "), fence)
+		if start >= e && !closing {
+			break
+		}
+		if len(strings.TrimSpace(string(text))) > 0 {
+			if strings.IndexByte(string(text[:len(text)-len(strings.TrimLeft(string(text), " \t"))]), '\t') >= 0 {
+				return nil
+			}
+			edits = append(edits, Edit{Range: c.idx.rng(start, start), NewText: pad})
+		}
+		line = end
+		if closing {
+			break
+		}
+	}
+	return edits
 }
 
 func plural(n int) string {

@@ -12,14 +12,43 @@ import "strings"
 // suggestion never depends on map order. The compiler and graph suggest
 // step IDs with it; lint suggests tools, frontmatter keys and rule IDs.
 func Nearest(name string, candidates []string) string {
+	return NearestMatch(name, candidates).Name
+}
+
+// Match is Nearest's answer with what a fix needs to call it sure.
+type Match struct {
+	// Name is Nearest's candidate, or "".
+	Name string
+	// Distance is its edit distance from the name, ignoring case.
+	Distance int
+	// Rivals counts the other distinct candidates within reach (distance
+	// under 3): with a rival the suggestion is one guess among several.
+	Rivals int
+}
+
+// Sure reports whether m is the only candidate within reach and differs
+// from the name by case or one edit: a fix that writes it keeps what the
+// author meant, and --fix may apply it. Any other suggestion is a guess.
+func (m Match) Sure() bool { return m.Name != "" && m.Rivals == 0 && m.Distance <= 1 }
+
+// NearestMatch is Nearest, saying how sure the suggestion is.
+func NearestMatch(name string, candidates []string) Match {
 	best, bestDist := "", 3
 	lname := strings.ToLower(name)
+	within := map[string]bool{}
 	for _, c := range candidates {
-		if d := levenshtein(lname, strings.ToLower(c), bestDist); d < bestDist {
+		d := levenshtein(lname, strings.ToLower(c), 3)
+		if d < 3 {
+			within[c] = true
+		}
+		if d < bestDist {
 			best, bestDist = c, d
 		}
 	}
-	return best
+	if best == "" {
+		return Match{}
+	}
+	return Match{Name: best, Distance: bestDist, Rivals: len(within) - 1}
 }
 
 // levenshtein is the edit distance between a and b over code points, or

@@ -67,7 +67,7 @@ type Config struct {
 	Strict bool
 
 	// checkingFix is set on the copy a fix is checked under
-	// (Pass.fixAddsError), so that lint offers no fixes of its own.
+	// (Pass.fixWorks), so that its lint offers no fixes of its own.
 	checkingFix bool
 }
 

@@ -31,6 +31,9 @@ func TestDocsRules(t *testing.T) {
 	}
 	for _, r := range Rules {
 		fmt.Fprintf(&b, "\n### %s\n\n%s, reported by %s: %s.\n\n```text\n%s\n```\n", r.ID, r.Severity, r.Source, r.Summary, r.Doc)
+		if r.Fix != "" {
+			fmt.Fprintf(&b, "\n**Fix:** %s\n", r.Fix)
+		}
 	}
 	b.WriteString("\n")
 	b.Write(doc[j:])

@@ -138,9 +138,13 @@ func syntheticResult() *Result {
 	}
 	return &Result{Files: []*File{
 		{Path: "dir/my skill,100%.md", Diags: compiler.Diagnostics{
-			{Severity: compiler.SeverityError, Rule: "unknown-target", Summary: "step \"2\" goes to \"5\"", Suggestion: "4", Range: r(3, 4, 3, 5)},
+			{Severity: compiler.SeverityError, Rule: "unknown-target", Summary: "step \"2\" goes to \"5\"", Suggestion: "4", Range: r(3, 4, 3, 5),
+				Fixes: []compiler.Fix{{Title: "replace \"5\" with \"4\"", Safe: true, Edits: []compiler.Edit{{Range: r(3, 4, 3, 5), NewText: "4"}}}}},
 			{Severity: compiler.SeverityWarning, Rule: "cycle", Summary: "loop", Detail: "2 -> 3 -> 2", Range: r(4, 1, 6, 1)},
-			{Severity: compiler.SeverityInfo, Rule: "prose-branch", Summary: "prose", Range: r(7, 2, 0, 0)},
+			// An unsafe fix of two edits: an insertion and a deletion.
+			{Severity: compiler.SeverityInfo, Rule: "prose-branch", Summary: "prose", Range: r(7, 2, 0, 0),
+				Fixes: []compiler.Fix{{Title: "write the annotation", Edits: []compiler.Edit{
+					{Range: r(7, 10, 7, 10), NewText: "\n   - on failure: 2"}, {Range: r(9, 1, 9, 4)}}}}},
 			{Severity: compiler.SeverityError, Rule: "some-new-compiler-rule", Summary: "new", Range: r(8, 1, 8, 2)},
 		}},
 		{Path: "gone.md", Unreadable: true, Diags: compiler.Diagnostics{{Severity: compiler.SeverityError, Rule: "unreadable", Summary: "cannot read", Range: compiler.Range{Filename: "gone.md"}}}},

@@ -34,6 +34,16 @@ func FuzzLint(f *testing.F) {
 		lines := compiler.NewLines(name, src)
 		for _, d := range diags {
 			checkFuzzRange(t, src, lines, d)
+			// A fix offered is one that applies: its edits are placed
+			// as the findings are, and do not overlap.
+			for _, f := range d.Fixes {
+				for _, e := range f.Edits {
+					checkFuzzRange(t, src, lines, compiler.Diagnostic{Rule: d.Rule, Summary: "fix " + f.Title, Range: e.Range})
+				}
+				if _, err := ApplyEdits(src, f.Edits); err != nil {
+					t.Fatalf("%s [%s]: fix %q: %v", d.Summary, d.Rule, f.Title, err)
+				}
+			}
 		}
 		res := &Result{Files: []*File{{Path: name, Source: src, Diags: diags}}}
 		var plain bytes.Buffer
@@ -99,4 +109,21 @@ func checkTerminalSafe(t *testing.T, out []byte) {
 			t.Fatalf("text output has %U at byte %d: %q", r, i, out)
 		}
 	}
+}
+
+// FuzzFixSource applies every fix, as --unsafe-fixes does, to arbitrary
+// bytes: no panic, no finding added, every step kept, and a second run
+// finds nothing left to fix. Its seeds are the fix testdata; CI fuzzes
+// FuzzLint, which checks every fix offered applies.
+func FuzzFixSource(f *testing.F) {
+	paths, _ := filepath.Glob("../testdata/lint/fixes/*.md")
+	for _, p := range paths {
+		if src, err := os.ReadFile(p); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		const name = "fuzz/SKILL.md"
+		checkFixKeeps(t, name, src, true)
+	})
 }

@@ -37,6 +37,44 @@ type JSONDiagnostic struct {
 	Message    string `json:"message"`
 	Detail     string `json:"detail,omitempty"`
 	Suggestion string `json:"suggestion,omitempty"`
+	// Fixes are the checked fixes of the finding, best first (docs/lint.md,
+	// Fixes).
+	Fixes []JSONFix `json:"fixes,omitempty"`
+}
+
+// JSONFix is one fix: edits to apply together. Safe fixes are what
+// --fix applies; the others need --unsafe-fixes.
+type JSONFix struct {
+	Title string     `json:"title"`
+	Safe  bool       `json:"safe"`
+	Edits []JSONEdit `json:"edits"`
+}
+
+// JSONEdit replaces the text from line:column to end_line:end_column
+// (exclusive; byte and end_byte are the same place as 0-based byte
+// offsets) with new_text; an empty span inserts.
+type JSONEdit struct {
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	Byte      int    `json:"byte"`
+	EndByte   int    `json:"end_byte"`
+	NewText   string `json:"new_text"`
+}
+
+func jsonFixes(fixes []compiler.Fix) []JSONFix {
+	var out []JSONFix
+	for _, f := range fixes {
+		jf := JSONFix{Title: f.Title, Safe: f.Safe, Edits: []JSONEdit{}}
+		for _, e := range f.Edits {
+			s, end := e.Range.Start, e.Range.End
+			jf.Edits = append(jf.Edits, JSONEdit{Line: s.Line, Column: s.Column, EndLine: end.Line, EndColumn: end.Column,
+				Byte: s.Byte, EndByte: end.Byte, NewText: e.NewText})
+		}
+		out = append(out, jf)
+	}
+	return out
 }
 
 // WriteJSON prints the run as one JSON document.
@@ -49,7 +87,7 @@ func WriteJSON(w io.Writer, r *Result) error {
 			File: filepath.ToSlash(d.Range.Filename), Line: start.Line, Column: start.Column,
 			EndLine: end.Line, EndColumn: end.Column,
 			Severity: d.Severity.String(), Rule: d.Rule, Message: d.Summary,
-			Detail: d.Detail, Suggestion: d.Suggestion,
+			Detail: d.Detail, Suggestion: d.Suggestion, Fixes: jsonFixes(d.Fixes),
 		})
 	}
 	enc := json.NewEncoder(w)

@@ -19,6 +19,10 @@ type Options struct {
 	// Strict reads FORMAT v1 only (--strict); config infer: false does
 	// the same.
 	Strict bool
+	// NoFixes leaves fixes out of the findings: checking each costs a
+	// lint of the fixed text, which a caller that only judges skills
+	// (catalog.Load and LoadSet, for compile, plan and serve) need not pay.
+	NoFixes bool
 }
 
 // CompilerOptions are the compiler's options for a lint run.
@@ -89,16 +93,8 @@ func (r *Result) Count() (errs, warns, infos int) {
 // LintSource lints one skill's bytes: compile, then Check. The result is
 // sorted.
 func LintSource(filename string, src []byte, opts Options) compiler.Diagnostics {
-	copts := opts.CompilerOptions()
-	copts.NoDetails = true // only findings leave here
-	sk, diags := compiler.Compile(filename, src, copts)
-	if sk == nil {
-		sk = &compiler.Skill{Filename: filename, Source: src}
-	}
-	if sk.Source == nil {
-		sk.Source = src
-	}
-	return Check(sk, diags, opts)
+	_, diags := lintSkill(filename, src, opts)
+	return diags
 }
 
 // Check completes a compiled skill's diagnostics: the compiler's (passed in
@@ -140,6 +136,9 @@ func check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) (com
 
 	var found compiler.Diagnostics
 	pass := &Pass{Skill: sk, Config: cfg, Upstream: upstream, out: &found}
+	if !cfg.checkingFix && !opts.NoFixes {
+		pass.fixes = newFixCheck(opts)
+	}
 	for _, r := range Rules {
 		if r.Run == nil || cfg.Rules[r.ID] == RuleOff || unreliable && r.Source == "lint" {
 			continue
@@ -155,6 +154,7 @@ func check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) (com
 	// not know yet is passed on as it is, never dropped.
 	for _, d := range upstream {
 		if Lookup(d.Rule) == nil {
+			d.Fixes = nil // no rule of the registry checked them
 			found = append(found, d)
 		}
 	}
@@ -194,6 +194,8 @@ func errorsOf(sk *compiler.Skill, compiled compiler.Diagnostics, results map[*An
 	var out compiler.Diagnostics
 	for _, d := range compiled {
 		if d.Severity == compiler.SeverityError {
+			// Errors judges; it checks no fix, so it offers none.
+			d.Fixes = nil
 			out = append(out, d)
 		}
 	}

@@ -21,6 +21,9 @@ type Rule struct {
 	// Doc is the longer explanation with a bad and a good example, printed
 	// by `skillc explain`.
 	Doc string
+	// Fix says what the rule's fixes write and when one is safe (applied
+	// by --fix) or unsafe (--unsafe-fixes); "" for a rule with none.
+	Fix string
 	// Source says where the finding comes from:
 	//   - "compiler": the compiler's syntax findings, what it must report
 	//     because it cannot read the text as written (not UTF-8, too large,
@@ -167,8 +170,12 @@ type Pass struct {
 
 	rule    *Rule
 	results map[*Analysis]any
-	lines   *compiler.Lines
-	out     *compiler.Diagnostics
+	// fixes checks the fixes findings carry before they are offered
+	// (Pass.fixWorks); nil where none is offered: under Errors, and in
+	// the lint a fix check runs.
+	fixes *fixCheck
+	lines *compiler.Lines
+	out   *compiler.Diagnostics
 }
 
 // Report records a finding of the running rule. Rule and Severity are
@@ -177,6 +184,9 @@ func (p *Pass) Report(d compiler.Diagnostic) {
 	d.Rule = p.rule.ID
 	if d.Range.Filename == "" {
 		d.Range.Filename = p.Skill.Filename
+	}
+	if len(d.Fixes) > 0 {
+		d.Fixes = p.workingFixes(d)
 	}
 	*p.out = append(*p.out, d)
 }

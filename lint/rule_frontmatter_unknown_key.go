@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/skillc/skillc/compiler"
 )
@@ -37,7 +38,23 @@ Good:
       owner: payments
     allowed-tools: search
     ---`,
+	Fix: "the nearest known key written in the key's place: safe when it is the only key within two edits and a case change or one edit away (allowed_tools to allowed-tools), else unsafe. None when the frontmatter has that key already.",
 	Run: runFrontmatterUnknownKey,
+}
+
+// fmHasKey reports whether the frontmatter block has a top-level line
+// "KEY:". A rename onto it would write the key twice, which YAML refuses.
+func fmHasKey(src []byte, fm *compiler.Frontmatter, key string) bool {
+	start, end := fm.Range.Start.Byte, min(fm.Range.End.Byte, len(src))
+	if start < 0 || end <= start {
+		return false
+	}
+	for _, line := range strings.Split(string(src[start:end]), "\n") {
+		if strings.HasPrefix(line, key+":") {
+			return true
+		}
+	}
+	return false
 }
 
 func runFrontmatterUnknownKey(p *Pass) {
@@ -51,8 +68,17 @@ func runFrontmatterUnknownKey(p *Pass) {
 			Range:   ref.Range,
 			Summary: fmt.Sprintf("unknown frontmatter key %q", ref.Name),
 		}
-		if s := compiler.Nearest(ref.Name, known); s != "" {
-			d.Suggestion = s
+		if m := compiler.NearestMatch(ref.Name, known); m.Name != "" {
+			d.Suggestion = m.Name
+			// The key as written, renamed: allowed_tools to allowed-tools
+			// is one edit and sure; a key already set would be a second.
+			if ref.Range.End.Byte-ref.Range.Start.Byte == len(ref.Name) && !fmHasKey(p.Skill.Source, fm, m.Name) {
+				d.Fixes = []compiler.Fix{{
+					Title: fmt.Sprintf("rename %q to %q", ref.Name, m.Name),
+					Safe:  m.Sure(),
+					Edits: []compiler.Edit{{Range: ref.Range, NewText: m.Name}},
+				}}
+			}
 		} else {
 			d.Detail = "move it under metadata, or remove it"
 		}

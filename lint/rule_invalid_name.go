@@ -31,6 +31,7 @@ Bad:
 
 Good:
     name: refund-check`,
+	Fix:      "a valid name written in its place: a SKILL.md's folder's name, else the name lowercased or made a slug (Refund_Check to refund-check). Safe when it is the name lowercased, else unsafe.",
 	Requires: []*Analysis{NameAnalysis},
 	Run:      runInvalidName,
 }
@@ -110,11 +111,27 @@ func runInvalidName(p *Pass) {
 	if res == nil || res.Problem == "" {
 		return
 	}
-	p.Report(compiler.Diagnostic{
+	d := compiler.Diagnostic{
 		Summary:    fmt.Sprintf("name %q %s", res.Field.Value, res.Problem),
 		Range:      res.Field.Range,
 		Suggestion: res.Suggestion,
-	})
+	}
+	// A SKILL.md must go by its folder's name, so that is the name to
+	// write when it is valid; elsewhere the suggestion. Safe when it is
+	// the name lowercased, the author's word with the case the rule
+	// wants; a slug drops characters, a guess.
+	name := res.Suggestion
+	if folder := compiler.SkillFolder(p.Skill.Filename); folder != "" {
+		if !p.Skill.Frontmatter.Strict {
+			folder = norm.NFKC.String(folder)
+		}
+		name = folder
+	}
+	if fix, ok := p.nameFix(res, name, name == strings.ToLower(res.Name)); ok && p.fixWorks(d, fix) {
+		d.Suggestion = name
+		d.Fixes = []compiler.Fix{fix}
+	}
+	p.Report(d)
 }
 
 // nameRune is skills-ref's character rule, Python's str.isalnum or "-":

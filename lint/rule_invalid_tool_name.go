@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"fmt"
+
 	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/graph"
 )
@@ -27,6 +29,7 @@ Bad:
 
 Good:
     - tools: search_thread`,
+	Fix:      "unsafe: the suggested slug written in the name's place (search/thread to search_thread).",
 	Requires: []*Analysis{GraphAnalysis},
 	Run:      runInvalidToolName,
 }
@@ -35,7 +38,13 @@ func runInvalidToolName(p *Pass) {
 	forward("invalid-tool-name")(p)
 	for _, ref := range p.Skill.InvalidTools {
 		if pr := graph.CheckToolName(ref.Name); pr != nil {
-			p.Report(compiler.Diagnostic{Summary: pr.Message, Range: ref.Range, Suggestion: pr.Suggestion})
+			d := compiler.Diagnostic{Summary: pr.Message, Range: ref.Range, Suggestion: pr.Suggestion}
+			// Unsafe: the suggestion is a slug of the name, which drops
+			// or swaps the characters a tool name may not have.
+			if s := pr.Suggestion; s != "" && graph.CheckToolName(s) == nil && ref.Range.End.Byte-ref.Range.Start.Byte == len(ref.Name) {
+				d.Fixes = []compiler.Fix{{Title: fmt.Sprintf("replace %q with %q", ref.Name, s), Edits: []compiler.Edit{{Range: ref.Range, NewText: s}}}}
+			}
+			p.Report(d)
 		}
 	}
 	for _, pr := range p.problems("invalid-tool-name") {

@@ -28,5 +28,6 @@ Good:
     10. Tell the user.
         - tools: ask_user
     11. Close the ticket.`,
+	Fix: "safe: the block indented to the step's text, with every block after it up to the item that resumes the list (bullets and code blocks in turn), their own nesting kept. skillc already reads it as the step's detail; the fix makes other renderers agree. A block indented with tabs gets none.",
 	Run: forward("list-split"),
 }

@@ -26,6 +26,7 @@ Bad: skills/refund/SKILL.md with
 
 Good: skills/refund-check/SKILL.md with
     name: refund-check`,
+	Fix:      "unsafe: the folder's name written as the name, when it is a valid one; renaming the folder is the other fix, and which name the skill goes by is the author's to say.",
 	Requires: []*Analysis{NameAnalysis},
 	Run:      runNameMismatch,
 }
@@ -43,30 +44,38 @@ func runNameMismatch(p *Pass) {
 	if folder == "" || folder == res.Name {
 		return
 	}
-	p.Report(compiler.Diagnostic{
-		Summary:    fmt.Sprintf("name %q does not match its folder %q", res.Field.Value, written),
-		Detail:     "a SKILL.md is found by its folder's name; rename the folder or change the name",
-		Range:      res.Field.Range,
-		Suggestion: p.nameFix(res, folder),
-	})
+	d := compiler.Diagnostic{
+		Summary: fmt.Sprintf("name %q does not match its folder %q", res.Field.Value, written),
+		Detail:  "a SKILL.md is found by its folder's name; rename the folder or change the name",
+		Range:   res.Field.Range,
+	}
+	// Unsafe: renaming the folder is the other fix, and which name the
+	// skill should go by is the author's to say.
+	if fix, ok := p.nameFix(res, folder, false); ok && p.fixWorks(d, fix) {
+		// Both ways, so the line cannot read as a rule's name when the
+		// folder has one ("name: name-mismatch").
+		d.Suggestion = fmt.Sprintf("name: %s, or rename the folder to %q", folder, res.Name)
+		d.Fixes = []compiler.Fix{fix}
+	}
+	p.Report(d)
 }
 
-// nameFix is the frontmatter line that gives the skill its folder's name,
-// written as the line reads fixed ("name: refund-check"), or "" when the
-// folder is no valid name or the fixed text would have a new error: then
-// renaming the folder is the fix.
-func (p *Pass) nameFix(res *NameResult, folder string) string {
-	if !validName(folder) || p.Skill.Frontmatter.Strict && folder != suggestName(folder, "") {
-		return ""
+// nameFix is the fix that writes name as the frontmatter's name value, or
+// false when name is no valid name (under --strict, a-z, 0-9 and - only)
+// or the value's place in the source is not known.
+func (p *Pass) nameFix(res *NameResult, name string, safe bool) (compiler.Fix, bool) {
+	if !validName(name) || p.Skill.Frontmatter.Strict && name != suggestName(name, "") {
+		return compiler.Fix{}, false
 	}
 	src, r := p.Skill.Source, res.Field.Range
 	if r.Start.Byte < 0 || r.End.Byte > len(src) || r.Start.Byte > r.End.Byte {
-		return ""
+		return compiler.Fix{}, false
 	}
-	fixed := make([]byte, 0, len(src)+len(folder))
-	fixed = append(append(append(fixed, src[:r.Start.Byte]...), folder...), src[r.End.Byte:]...)
-	if p.fixAddsError(fixed) {
-		return ""
+	fix := compiler.Fix{Title: fmt.Sprintf("write the name %q", name), Safe: safe}
+	// A skill built without its text (an IR) has no span to replace:
+	// the name is still the suggestion, and the fix has no edit to offer.
+	if r.Start.Byte < r.End.Byte {
+		fix.Edits = []compiler.Edit{{Range: r, NewText: name}}
 	}
-	return "name: " + folder
+	return fix, true
 }

@@ -22,7 +22,7 @@ var RuleProseBranch = &Rule{
 to 3 times", "Do not proceed until the customer confirms". skillc reads them
 (FORMAT 6.4 to 6.6) where no annotation states the edge, and this rule
 reports each reading as info, quoting the words read, with the annotation
-that says the same (what skillc fix writes). A condition that reads as a
+that says the same (what its fix writes). A condition that reads as a
 failure or a negative ("persists", "fails", "is not", "no records") is the
 failure edge, any other the success edge; the other side of a decision goes
 to the next step. Loops ("go back to step 2", with the bound written, FORMAT
@@ -43,6 +43,7 @@ Bad:
 Good:
     1. Run the tests.
        - on failure (the tests fail): 3`,
+	Fix: "unsafe: the annotation that says what the prose says (`- on failure (the tests fail): 3`, `- wait: the customer confirms`), written after the step's last annotation or under its goal. It states a reading as the author's, and under strict it applies an edge that was not applied.",
 	Run: runProseBranch,
 }
 
@@ -88,11 +89,18 @@ func runProseBranch(p *Pass) {
 			}
 		}
 		for _, w := range rd.Waits {
-			p.Report(compiler.Diagnostic{
+			if st.WaitFrom != compiler.FromProse && strings.EqualFold(st.WaitFor, w.What) {
+				continue // a wait annotation already says it
+			}
+			d := compiler.Diagnostic{
 				Range:      p.RangeOf(w.Start, w.End),
 				Summary:    fmt.Sprintf("step %q waits for %q, read from its prose", st.ID, w.What),
 				Suggestion: "- wait: " + w.What,
-			})
+			}
+			if st.WaitFrom == "prose" {
+				p.annotate(&d, st)
+			}
+			p.Report(d)
 		}
 		for _, u := range rd.Unread {
 			p.Report(compiler.Diagnostic{
@@ -166,6 +174,7 @@ func proseEdge(p *Pass, st *compiler.Step, kind compiler.EdgeKind, target string
 		d.Detail = fmt.Sprintf("read from %q", quote)
 		d.Suggestion = annotation(kind, e.Label, target)
 	}
+	p.annotate(&d, st)
 	p.Report(d)
 }
 
@@ -218,5 +227,6 @@ func proseLoop(p *Pass, st *compiler.Step, e *prose.Edge) {
 		d.Summary = fmt.Sprintf("step %q: its prose loops back to %q on %s, but another of its branches states that edge", st.ID, e.Target, kind)
 		d.Detail = fmt.Sprintf("read from %q", e.Quote)
 	}
+	p.annotate(&d, st)
 	p.Report(d)
 }

@@ -20,5 +20,7 @@ Bad:
 
 Good:
     - no (many): 4`,
+	Fix: "the key rewritten as the edge it reads as, the word kept as its label (`no (many): 4`), or a misspelt key corrected (`on faliure` to `on failure`). " +
+		"Safe when the side is forced (the step's other edge is written) or the key is a typo no other key is as near to; unsafe when yes or no is the reading's guess.",
 	Run: forward("unknown-branch-key"),
 }

@@ -28,6 +28,8 @@ Bad:
 Good:
     1. Look up the refund.
        - on failure: 3`,
+	Fix: "the nearest step ID (or end, fail) written in the target's place. " +
+		"Safe when it is the only name within two edits and a case change or one edit away; otherwise a guess, unsafe. A number gets none: 9 is no typo of 2.",
 	Requires: []*Analysis{GraphAnalysis},
 	Run:      runUnknownTarget,
 }
@@ -55,36 +57,44 @@ func runUnknownTarget(p *Pass) {
 					detail = fmt.Sprintf("did you mean %q? ", pr.Suggestion) + detail
 				}
 				pr.Detail = detail
-				if pr.Suggestion != "" {
-					p.Report(compiler.Diagnostic{Range: r, Summary: pr.Message, Detail: pr.Detail,
-						Suggestion: pr.Suggestion, Fixes: p.nearMissTargetFix(r, pr.Suggestion)})
-					continue
-				}
+				p.Report(compiler.Diagnostic{Range: r, Summary: pr.Message, Detail: pr.Detail,
+					Suggestion: pr.Suggestion, Fixes: targetFix(p.Skill, target, tr, pr.Suggestion)})
+				continue
 			}
 		}
 		p.reportProblem(pr, r)
 	}
 }
 
-// nearMissTargetFix replaces the target written at r with the near-miss
-// ID graph.Check suggested. It is unsafe: the author may have meant
-// another step, or one not written yet.
-func (p *Pass) nearMissTargetFix(r compiler.Range, to string) []compiler.Fix {
-	start, end := r.Start.Byte, r.End.Byte
-	src := p.Skill.Source
-	if start >= end || end > len(src) {
+// targetFix writes the suggested step ID (or end, fail) in place of the
+// target written at tr. It is safe only when the suggestion is the one
+// sure near miss (diag's rule); Pass.Report checks it like every fix.
+func targetFix(sk *compiler.Skill, target string, tr compiler.Range, suggestion string) []compiler.Fix {
+	if suggestion == "" || tr.Start.Byte < 0 || tr.End.Byte > len(sk.Source) || tr.Start.Byte >= tr.End.Byte {
 		return nil
 	}
-	if src[start] == '#' && p.Skill.Step(to) != nil {
-		to = "#" + to // the written range holds the # of #id
+	written := string(sk.Source[tr.Start.Byte:tr.End.Byte])
+	if len(written) > 1 && written[0] == '#' && written[1:] == target {
+		// "#id": the ID is after the mark, which stays.
+		written = written[1:]
+		tr.Start.Byte++
+		tr.Start.Column++
 	}
-	fixed := append(append(append([]byte{}, src[:start]...), to...), src[end:]...)
-	if p.fixAddsError(fixed) {
+	if written != target {
+		return nil // the target was read from other words (a label, a list)
+	}
+	names := make([]string, 0, len(sk.Steps)+2)
+	for _, st := range sk.Steps {
+		names = append(names, st.ID)
+	}
+	m := compiler.NearestMatch(written, append(names, compiler.End, compiler.Fail))
+	if m.Name != suggestion {
 		return nil
 	}
 	return []compiler.Fix{{
-		Title: fmt.Sprintf("replace %q with %q", src[start:end], to),
-		Edits: []compiler.Edit{{Range: r, NewText: to}},
+		Title: fmt.Sprintf("replace %q with %q", written, suggestion),
+		Safe:  m.Sure(),
+		Edits: []compiler.Edit{{Range: tr, NewText: suggestion}},
 	}}
 }
 

@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// TestUnknownTargetFix: a near-miss target gets one unsafe fix that
+// TestUnknownTargetFix: a near-miss target gets one fix (safe: one edit
+// away, the only candidate) that
 // writes the step ID (keeping the # of #id) and clears the finding; a
 // number or a target with no near miss gets none.
 func TestUnknownTargetFix(t *testing.T) {
@@ -33,8 +34,8 @@ func TestUnknownTargetFix(t *testing.T) {
 				}
 				return
 			}
-			if len(d.Fixes) != 1 || d.Fixes[0].Safe || len(d.Fixes[0].Edits) != 1 {
-				t.Fatalf("fixes = %+v, want one unsafe fix of one edit", d.Fixes)
+			if len(d.Fixes) != 1 || !d.Fixes[0].Safe || len(d.Fixes[0].Edits) != 1 {
+				t.Fatalf("fixes = %+v, want one safe fix of one edit", d.Fixes)
 			}
 			e := d.Fixes[0].Edits[0]
 			fixed := string(src[:e.Range.Start.Byte]) + e.NewText + string(src[e.Range.End.Byte:])

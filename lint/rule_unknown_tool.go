@@ -33,6 +33,7 @@ Bad:
 Good:
     1. Search the thread.
        - tools: search_thread`,
+	Fix: "the nearest name of the registry written in the tool's place: safe when it is the only name within two edits and a case change or one edit away, else unsafe.",
 	Run: runUnknownTool,
 }
 
@@ -63,15 +64,17 @@ func runUnknownTool(p *Pass) {
 	// A step's tool is checked against allowed-tools when the skill has
 	// them, and allowed-tools against the config's registry, so one
 	// missing tool is reported once, where it was first written.
+	// step is the step whose tools are being checked, nil for
+	// allowed-tools.
+	var step *compiler.Step
 	check := func(ref compiler.Ref, inAllowed bool) {
 		if hasAllowed && !inAllowed {
 			if !allowedSet[ref.Name] {
-				p.Report(compiler.Diagnostic{
-					Range:      ref.Range,
-					Summary:    fmt.Sprintf("tool %q is not in allowed-tools", ref.Name),
-					Detail:     "allowed-tools: " + strings.Join(allowed, " "),
-					Suggestion: compiler.Nearest(ref.Name, allowed),
-				})
+				p.Report(toolFix(compiler.Diagnostic{
+					Range:   ref.Range,
+					Summary: fmt.Sprintf("tool %q is not in allowed-tools", ref.Name),
+					Detail:  "allowed-tools: " + strings.Join(allowed, " "),
+				}, ref, allowed, step))
 			}
 			return
 		}
@@ -80,11 +83,7 @@ func runUnknownTool(p *Pass) {
 			if inAllowed {
 				summary = fmt.Sprintf("allowed-tools names %q, which is in no tool registry of %s", ref.Name, configName(p.Config))
 			}
-			p.Report(compiler.Diagnostic{
-				Range:      ref.Range,
-				Summary:    summary,
-				Suggestion: compiler.Nearest(ref.Name, p.Config.Tools),
-			})
+			p.Report(toolFix(compiler.Diagnostic{Range: ref.Range, Summary: summary}, ref, p.Config.Tools, step))
 		}
 	}
 	if hasAllowed {
@@ -93,6 +92,7 @@ func runUnknownTool(p *Pass) {
 		}
 	}
 	for _, st := range s.Steps {
+		step = st
 		for _, ref := range st.Tools {
 			check(ref, false)
 		}
@@ -108,4 +108,28 @@ func configName(c *Config) string {
 		name += fmt.Sprintf(" or of the servers of %q", f)
 	}
 	return name
+}
+
+// toolFix gives d the name of known that is nearest to ref's as its
+// suggestion, and the fix that writes it in ref's place: safe when it is
+// the only near name and one edit or a case change away, else a guess. A
+// step that lists the name already gets no fix: it would list it twice.
+func toolFix(d compiler.Diagnostic, ref compiler.Ref, known []string, step *compiler.Step) compiler.Diagnostic {
+	m := compiler.NearestMatch(ref.Name, known)
+	d.Suggestion = m.Name
+	if step != nil {
+		for _, t := range step.Tools {
+			if t.Name == m.Name {
+				return d
+			}
+		}
+	}
+	if m.Name != "" && !ref.Range.IsZero() && ref.Range.End.Byte-ref.Range.Start.Byte == len(ref.Name) {
+		d.Fixes = []compiler.Fix{{
+			Title: fmt.Sprintf("replace %q with %q", ref.Name, m.Name),
+			Safe:  m.Sure(),
+			Edits: []compiler.Edit{{Range: ref.Range, NewText: m.Name}},
+		}}
+	}
+	return d
 }

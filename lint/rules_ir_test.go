@@ -243,7 +243,7 @@ func TestSpecRulesOnIR(t *testing.T) {
 			"name \"МОЙ\" contains the uppercase 'М'; names are lowercase => мой"},
 		{"a mismatch after NFKC only", compiler.Frontmatter{Name: field("ｒefund")}, "skills/refund/SKILL.md", RuleNameMismatch, ""},
 		{"a mismatch under v1", compiler.Frontmatter{Name: field("refund-check"), Strict: true}, "skills/refund/SKILL.md", RuleNameMismatch,
-			"name \"refund-check\" does not match its folder \"refund\" => name: refund"},
+			"name \"refund-check\" does not match its folder \"refund\" => name: refund, or rename the folder to \"refund-check\""},
 		{"no name", compiler.Frontmatter{Description: field("d")}, "skills/refund/SKILL.md", RuleMissingName,
 			"frontmatter has no \"name\" => refund"},
 		{"a name that is not a string", compiler.Frontmatter{Name: compiler.Field{Set: true, Invalid: true}}, "x.md", RuleMissingName, ""},

@@ -72,6 +72,27 @@ type sarifResult struct {
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
+	Fixes     []sarifFix      `json:"fixes,omitempty"`
+}
+
+// sarifFix is SARIF's fix object (3.55): a description and the changes
+// to each file. Whether --fix applies it has no SARIF property, so the
+// description says "(unsafe)" for one it does not.
+type sarifFix struct {
+	Description     sarifText             `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Replacements     []sarifReplacement    `json:"replacements"`
+}
+
+// sarifReplacement replaces DeletedRegion's text with InsertedContent;
+// a region whose start and end are the same point inserts (3.57.3).
+type sarifReplacement struct {
+	DeletedRegion   sarifRegion `json:"deletedRegion"`
+	InsertedContent *sarifText  `json:"insertedContent,omitempty"`
 }
 
 type sarifLocation struct {
@@ -138,6 +159,9 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 			sr.ShortDescription = sarifText{rule.Summary}
 			sr.FullDescription = sarifText{rule.Summary}
 			sr.Help = sarifText{rule.Doc}
+			if rule.Fix != "" {
+				sr.Help.Text += "\n\nFix: " + rule.Fix
+			}
 			sr.DefaultConfiguration.Level = sarifLevel(rule.Severity)
 		} else {
 			sr.ShortDescription = sarifText{id}
@@ -171,8 +195,9 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 		if d.Detail != "" {
 			msg += "\n" + d.Detail
 		}
-		// A SARIF fix needs exact artifact changes, which a suggestion is
-		// not always; it goes in the message, as in the text format.
+		// The suggestion goes in the message too, as in the text format:
+		// not every one has a fix's exact edits, and not every consumer
+		// shows fixes.
 		if d.Suggestion != "" {
 			msg += "\nfix: " + d.Suggestion
 		}
@@ -180,6 +205,7 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 			RuleID: d.Rule, RuleIndex: index[d.Rule], Level: sarifLevel(d.Severity),
 			Message:   sarifText{msg},
 			Locations: []sarifLocation{{PhysicalLocation: loc}},
+			Fixes:     sarifFixes(d.Fixes, opt.BaseDir),
 		}
 		run.Results = append(run.Results, res)
 	}
@@ -187,6 +213,39 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
+}
+
+// sarifFixes are a finding's fixes as SARIF writes them: each edit a
+// replacement of its exact region (columns in code points, as the run's
+// columnKind says), grouped by file in the order the edits come.
+func sarifFixes(fixes []compiler.Fix, base string) []sarifFix {
+	var out []sarifFix
+	for _, f := range fixes {
+		desc := f.Title
+		if !f.Safe {
+			desc += " (unsafe: --unsafe-fixes applies it)"
+		}
+		sf := sarifFix{Description: sarifText{desc}}
+		for _, e := range f.Edits {
+			uri := sarifURI(e.Range.Filename, base)
+			if n := len(sf.ArtifactChanges); n == 0 || sf.ArtifactChanges[n-1].ArtifactLocation.URI != uri {
+				sf.ArtifactChanges = append(sf.ArtifactChanges, sarifArtifactChange{ArtifactLocation: sarifArtifactLocation{URI: uri}})
+			}
+			rep := sarifReplacement{DeletedRegion: sarifRegion{
+				StartLine: e.Range.Start.Line, StartColumn: e.Range.Start.Column,
+				EndLine: e.Range.End.Line, EndColumn: e.Range.End.Column,
+			}}
+			if e.NewText != "" {
+				rep.InsertedContent = &sarifText{e.NewText}
+			}
+			ac := &sf.ArtifactChanges[len(sf.ArtifactChanges)-1]
+			ac.Replacements = append(ac.Replacements, rep)
+		}
+		if len(sf.ArtifactChanges) > 0 {
+			out = append(out, sf)
+		}
+	}
+	return out
 }
 
 // sarifURI is a URI for a path: relative to the base folder when the file

@@ -19,6 +19,20 @@ type Sources func(filename string) []byte
 // TextOptions tune WriteText.
 type TextOptions struct {
 	Color bool
+	// UnsafeFixes is --unsafe-fixes: a finding whose only fixes are
+	// unsafe is marked fixable too.
+	UnsafeFixes bool
+}
+
+// Fixable reports whether d has a fix that --fix applies (with
+// unsafe, --unsafe-fixes).
+func Fixable(d compiler.Diagnostic, unsafe bool) bool {
+	for _, f := range d.Fixes {
+		if f.Safe || unsafe {
+			return true
+		}
+	}
+	return false
 }
 
 const (
@@ -33,11 +47,13 @@ const (
 
 // WriteText prints diagnostics for a person, in the shape of actionlint:
 //
-//	file:line:col: severity: message [rule]
+//	file:line:col: severity: message [rule] [*]
 //	   |
 //	12 | - many: 4
 //	   |   ^~~~~~~
 //	   = fix: no (many): 4
+//
+// [*] marks a finding --fix can fix, as ruff marks one.
 func WriteText(w io.Writer, diags compiler.Diagnostics, src Sources, opt TextOptions) error {
 	var b bytes.Buffer
 	q := &quoter{src: src, files: map[string]*quotedFile{}}
@@ -109,11 +125,15 @@ func writeOne(b *bytes.Buffer, d compiler.Diagnostic, q *quoter, opt TextOptions
 	if d.Range.Start.Line > 0 {
 		loc = fmt.Sprintf("%s:%d:%d", loc, d.Range.Start.Line, d.Range.Start.Column)
 	}
-	fmt.Fprintf(b, "%s: %s: %s %s\n",
+	mark := ""
+	if Fixable(d, opt.UnsafeFixes) {
+		mark = " " + paint(c, ansiGreen, "[*]")
+	}
+	fmt.Fprintf(b, "%s: %s: %s %s%s\n",
 		paint(c, ansiBold, loc),
 		paint(c, severityColor(d.Severity), d.Severity.String()),
 		termsafe.Escape(d.Summary),
-		paint(c, ansiGray, "["+termsafe.Escape(d.Rule)+"]"))
+		paint(c, ansiGray, "["+termsafe.Escape(d.Rule)+"]"), mark)
 
 	num := strconv.Itoa(d.Range.Start.Line)
 	gutter := strings.Repeat(" ", len(num))

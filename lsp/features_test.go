@@ -31,7 +31,7 @@ allowed-tools: search_thread ask_user list_refunds
    - no: end
 3. Clarify « là » 😀. {#clarify}
    - tools: ask_user
-   - on success: clarfy
+   - on success: ennd
 4. Tell the user.
    - wait: the reply
    - 
@@ -98,9 +98,9 @@ func TestHover(t *testing.T) {
 		want         string // "" for no hover
 	}{
 		{name: "numbered target", needle: "failure: 4", n: 1, shift: len("failure: "), want: "**step 4**: Tell the user.\n\non success → end · on failure → fail\n\nwaits for: the reply"},
-		{name: "#id target", needle: "#clarify", n: 1, want: "**step clarify**: Clarify « là » 😀.\n\ntools: ask_user\n\non success → clarfy (on success) · on failure → fail"},
+		{name: "#id target", needle: "#clarify", n: 1, want: "**step clarify**: Clarify « là » 😀.\n\ntools: ask_user\n\non success → ennd (on success) · on failure → fail"},
 		{name: "terminal", needle: "no: end", n: 1, shift: len("no: "), want: "**end**: the plan ends, completed"},
-		{name: "step ID", needle: "clarify}", n: 1, want: "**step clarify**: Clarify « là » 😀.\n\ntools: ask_user\n\non success → clarfy (on success) · on failure → fail"},
+		{name: "step ID", needle: "clarify}", n: 1, want: "**step clarify**: Clarify « là » 😀.\n\ntools: ask_user\n\non success → ennd (on success) · on failure → fail"},
 		{name: "tool with a description", needle: "search_thread,", n: 1, config: true, want: "**tool** `search_thread`\n\nSearch the thread."},
 		{name: "tool in the registry without one", needle: "list_refunds", n: 2, config: true, want: "in the tool registry of"},
 		{name: "tool in allowed-tools, no registry", needle: "ask_user", n: 1, want: "no tool registry is configured"},
@@ -140,7 +140,7 @@ func TestDefinition(t *testing.T) {
 		{"#id to {#id}, after non-ASCII text", "#clarify", 0, `13:"clarify"`},
 		{"cursor at the end of the target", "#clarify", len("#clarify"), `13:"clarify"`},
 		{"terminal: nowhere", "no: end", len("no: "), ""},
-		{"unknown target: nowhere", "clarfy", 1, ""},
+		{"unknown target: nowhere", "ennd", 1, ""},
 		{"prose: nowhere", "Tell", 0, ""},
 	}
 	for _, tt := range tests {
@@ -186,7 +186,7 @@ func TestCompletion(t *testing.T) {
 		want         string // labels, sorted
 	}{
 		{"edge value", "no: end", len("no: "), false, "1 2 4 clarify end fail"},
-		{"edge value, partial", "on success: clarfy", len("on success: cl"), false, "1 2 4 clarify end fail"},
+		{"edge value, partial", "on success: ennd", len("on success: en"), false, "1 2 4 clarify end fail"},
 		{"tools value", "tools: ask_user", len("tools: "), false, "ask_user list_refunds search_thread"},
 		{"tools value with a registry", "tools: ask_user", len("tools: "), true, "ask_user list_refunds search_thread"},
 		{"allowed-tools, from the registry", "allowed-tools: ", len("allowed-tools: "), false, "ask_user list_refunds search_thread"},
@@ -298,17 +298,17 @@ func TestRenameThen(t *testing.T) {
 
 func TestCodeAction(t *testing.T) {
 	s, uri := openSkill(t, featureSkill, false)
-	at := cursor(t, featureSkill, "clarfy", 1, 2)
+	at := cursor(t, featureSkill, "ennd", 1, 2)
 	tests := []struct {
 		name string
 		rng  protocol.Range
 		only []protocol.CodeActionKind
 		want string
 	}{
-		{"on the finding", protocol.Range{Start: at, End: at}, nil, `quickfix 15:"clarfy"→"clarify"`},
-		{"quickfix asked for", protocol.Range{Start: at, End: at}, []protocol.CodeActionKind{"quickfix"}, `quickfix 15:"clarfy"→"clarify"`},
-		{"only source actions: none safe", protocol.Range{Start: at, End: at}, []protocol.CodeActionKind{"source"}, ""},
-		{"elsewhere", protocol.Range{Start: pos(0, 0), End: pos(1, 0)}, nil, ""},
+		{"on the finding", protocol.Range{Start: at, End: at}, nil, `quickfix 15:"ennd"→"end" source.fixAll.skillc 15:"ennd"→"end"`},
+		{"quickfix asked for", protocol.Range{Start: at, End: at}, []protocol.CodeActionKind{"quickfix"}, `quickfix 15:"ennd"→"end"`},
+		{"only source actions: the fix-all", protocol.Range{Start: at, End: at}, []protocol.CodeActionKind{"source"}, `source.fixAll.skillc 15:"ennd"→"end"`},
+		{"elsewhere: only the document's fix-all", protocol.Range{Start: pos(0, 0), End: pos(1, 0)}, nil, `source.fixAll.skillc 15:"ennd"→"end"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -544,7 +544,7 @@ func TestFixAll(t *testing.T) {
 			got = append(got, fmt.Sprintf("%s %s→%q", *a.Kind, quote(featureSkill, e.Range), e.NewText))
 		}
 	}
-	if want := `source.fixAll.skillc 16:"Tell"→"Ask"`; strings.Join(got, " ") != want {
+	if want := `source.fixAll.skillc 15:"ennd"→"end" source.fixAll.skillc 16:"Tell"→"Ask"`; strings.Join(got, " ") != want {
 		t.Errorf("actions = %s, want %s", strings.Join(got, " "), want)
 	}
 }

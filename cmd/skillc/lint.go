@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -42,6 +43,11 @@ type LintOptions struct {
 	// ToolsFrom is --tools-from: an mcpServers JSON file whose servers'
 	// tools/list are added to the tool registry.
 	ToolsFrom string
+	// Fix is --fix: apply the safe fixes, writing each file atomically.
+	// UnsafeFixes is --unsafe-fixes: apply the unsafe ones too (it
+	// implies --fix). Diff is --diff: print the fixes as a unified diff
+	// and write nothing.
+	Fix, UnsafeFixes, Diff bool
 
 	// Color is decided from the terminal when the command runs; tests set
 	// it directly.
@@ -75,9 +81,18 @@ folder names the skill, as a file's does). -o writes the report to a file,
 atomically: it is complete or untouched. Configuration comes from .skillc.yaml, found upward
 from the working folder, or from --config.
 
+--fix applies the safe fixes (marked [*]), pass after pass until none is
+left, and writes each file atomically; --unsafe-fixes applies the unsafe ones
+too (a guessed name, a branch read from prose written out). Every fix was
+checked first: the file linted with it applied has no new finding and the
+same steps. With -, the fixed text goes to standard output and the report to
+standard error. --diff prints the fixes as a unified diff and writes nothing.
+"fixed N problems" goes to standard error.
+
 Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 on
 bad usage, a broken config, a path that could not be read, or a folder
-named that holds no skill (reported as unreadable).`,
+named that holds no skill (reported as unreadable). With --diff: 0 when
+there is nothing to fix, 1 when there is (as ruff's --diff).`,
 		Example: `  # lint every skill under skills/
   skillc lint skills/
 
@@ -88,7 +103,11 @@ named that holds no skill (reported as unreadable).`,
   skillc lint --format sarif -o skillc.sarif skills/
 
   # from an editor: the buffer on stdin, findings under its real path
-  skillc lint --stdin-filename skills/acat/SKILL.md - < buffer.md`,
+  skillc lint --stdin-filename skills/acat/SKILL.md - < buffer.md
+
+  # see what the fixes would change, then apply them
+  skillc lint --diff skills/
+  skillc lint --fix skills/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Paths = args
 			if slices.Contains(args, "-") && len(args) > 1 {
@@ -107,6 +126,9 @@ named that holds no skill (reported as unreadable).`,
 				if err := checkRuleIDs(flag.name, flag.ids); err != nil {
 					return err
 				}
+			}
+			if opts.Diff && opts.Format != "text" {
+				return usageError("--diff prints a unified diff: it takes no --format")
 			}
 			if _, err := compiler.ParseSeverity(opts.FailOn); err != nil {
 				return usageError("--fail-on: %v", err)
@@ -131,6 +153,9 @@ named that holds no skill (reported as unreadable).`,
 	f.StringSliceVar(&opts.Select, "select", nil, "run only these `RULES` (comma-separated, repeatable), whatever the config turns off")
 	f.StringSliceVar(&opts.Ignore, "ignore", nil, "never run these `RULES` (comma-separated, repeatable); wins over --select")
 	f.StringVar(&opts.ToolsFrom, "tools-from", "", "add the tools the MCP servers in `FILE` (the mcpServers JSON hosts use) list to the tool registry unknown-tool checks against; each is started or called once")
+	f.BoolVar(&opts.Fix, "fix", false, "apply the safe fixes (marked [*]) to the files")
+	f.BoolVar(&opts.UnsafeFixes, "unsafe-fixes", false, "apply the unsafe fixes too (implies --fix, or with --diff shows them)")
+	f.BoolVar(&opts.Diff, "diff", false, "print the fixes as a unified diff instead of writing them; exit 1 when there are some")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(lintFormats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "info"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("select", completeRuleList)
@@ -159,7 +184,8 @@ func lintRun(opts *LintOptions) error {
 	}
 	lopts := lint.Options{Config: cfg, MaxSize: opts.MaxSize, MaxBlocks: opts.MaxBlocks, Strict: opts.Strict}
 	var res *lint.Result
-	if len(paths) == 1 && paths[0] == "-" {
+	stdin := len(paths) == 1 && paths[0] == "-"
+	if stdin {
 		name := stdinName
 		if opts.StdinFilename != "" {
 			name = opts.StdinFilename
@@ -180,6 +206,39 @@ func lintRun(opts *LintOptions) error {
 	if opts.Output != "" {
 		out = &report
 	}
+	topt := lint.TextOptions{Color: opts.Color, UnsafeFixes: opts.UnsafeFixes}
+	stdinCut := false
+	if opts.Fix || opts.UnsafeFixes || opts.Diff {
+		fixed, err := applyFixes(opts, res, lopts, stdin)
+		if err != nil {
+			// The files before the one that failed are fixed, each whole.
+			reportFixes(io.ErrOut, fixed, false)
+			return err
+		}
+		if opts.Diff {
+			return writeDiff(opts, fixed, res, out, &report)
+		}
+		if stdin {
+			// The fixed text is the output; the report goes beside it. A
+			// skill cut at --max-size was not read whole: printing it
+			// would hand back part of the buffer, so nothing is printed.
+			whole := !res.Unreadable()
+			for _, d := range res.Diagnostics() {
+				whole = whole && d.Rule != lint.RuleFileTooLarge.ID
+			}
+			stdinCut = !whole
+			if whole {
+				if _, err := io.Out.Write(res.Files[0].Source); err != nil {
+					return &exitError{code: exitUsage, err: fmt.Errorf("writing the fixed text: %w", err)}
+				}
+			}
+			if opts.Output == "" {
+				out = io.ErrOut
+				topt.Color = io.ColorErr && !opts.NoColor
+			}
+		}
+		defer reportFixes(io.ErrOut, fixed, false)
+	}
 	switch opts.Format {
 	case "json":
 		err = lint.WriteJSON(out, res)
@@ -188,7 +247,6 @@ func lintRun(opts *LintOptions) error {
 	case "github":
 		err = lint.WriteGitHub(out, res)
 	default:
-		topt := lint.TextOptions{Color: opts.Color}
 		if err = lint.WriteText(out, res.Diagnostics(), res.Sources(), topt); err == nil {
 			err = lint.WriteSummary(out, res, topt)
 		}
@@ -205,11 +263,35 @@ func lintRun(opts *LintOptions) error {
 	if res.Unreadable() {
 		return silentExit(exitUsage)
 	}
+	if stdinCut {
+		return usageError("standard input was not read whole (see the findings), so no fixed text is printed")
+	}
 	failOn, _ := compiler.ParseSeverity(opts.FailOn)
 	for _, d := range res.Diagnostics() {
 		if d.Severity >= failOn {
 			return silentExit(exitFindings)
 		}
+	}
+	return nil
+}
+
+// writeDiff ends a --diff run: the diff goes where the report would (-o
+// or stdout), the count to stderr; exit 1 when there is something to fix.
+func writeDiff(opts *LintOptions, fixed *fixOutcome, res *lint.Result, out io.Writer, report *bytes.Buffer) error {
+	if _, err := out.Write(fixed.diff.Bytes()); err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("writing the diff: %w", err)}
+	}
+	if opts.Output != "" {
+		if err := writeFileAtomic(opts.Output, report.Bytes()); err != nil {
+			return usageError("write %s: %v", opts.Output, err)
+		}
+	}
+	reportFixes(opts.IO.ErrOut, fixed, true)
+	switch {
+	case res.Unreadable():
+		return silentExit(exitUsage)
+	case fixed.fixed > 0:
+		return silentExit(exitFindings)
 	}
 	return nil
 }

@@ -10,6 +10,11 @@ import (
 // writeFileAtomic writes data to a temporary file beside path, then renames
 // it into place: path ends up with all of data or as it was, never half.
 func writeFileAtomic(path string, data []byte) error {
+	return writeFileAtomicMode(path, data, 0o644)
+}
+
+// writeFileAtomicMode is writeFileAtomic giving the file mode perm.
+func writeFileAtomicMode(path string, data []byte, perm os.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
@@ -27,7 +32,7 @@ func writeFileAtomic(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Chmod(name, 0o644); err != nil {
+	if err := os.Chmod(name, perm); err != nil {
 		return err
 	}
 	return os.Rename(name, path)

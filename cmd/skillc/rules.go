@@ -72,6 +72,9 @@ func explainRun(opts *RulesOptions) error {
 		return usageError("unknown rule %q (skillc rules lists them)", opts.Rule)
 	}
 	_, err := fmt.Fprintf(opts.IO.Out, "%s (%s, reported by %s)\n\n%s.\n\n%s\n", r.ID, r.Severity, r.Source, explainCapitalize(r.Summary), r.Doc)
+	if err == nil && r.Fix != "" {
+		_, err = fmt.Fprintf(opts.IO.Out, "\nFix: %s\n", r.Fix)
+	}
 	return err
 }
 
