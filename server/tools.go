@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -134,7 +133,7 @@ func (s *Server) addTools() {
 // refusing what the input schema refuses; and the structured result is the
 // PlanOutput h built, typed, so it matches the output schema by
 // construction (the tests validate every tool's output against it), and is
-// encoded once. make_plan, called once per plan with nested steps, keeps
+// encoded once, with the response. make_plan, called once per plan with nested steps, keeps
 // the SDK's path.
 func addPlanTool[In any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, PlanOutput]) {
 	a := newArgs[In](t.Name, t.InputSchema.(*jsonschema.Schema))
@@ -147,14 +146,12 @@ func addPlanTool[In any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, PlanOu
 		if err != nil {
 			return toolError(err), nil
 		}
-		data, err := json.Marshal(out)
-		if err != nil {
-			return nil, fmt.Errorf("marshaling output: %w", err)
-		}
 		if res == nil {
 			res = &mcp.CallToolResult{}
 		}
-		res.StructuredContent = json.RawMessage(data)
+		// Encoded with the response, once: a json.RawMessage here would be
+		// re-scanned (compacted) when the response is.
+		res.StructuredContent = out
 		return res, nil
 	})
 }
