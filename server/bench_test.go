@@ -65,6 +65,7 @@ func TestMain(m *testing.M) {
 // runChild serves stdio like `skillc serve`, plus the no-op tool, on the
 // store named by storeEnv.
 func runChild() int {
+	server.TuneGC()
 	st, err := openBenchStore(os.Getenv(storeEnv))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -208,6 +209,7 @@ func runHTTPChild() int {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	server.TuneGC()
 	st, err := openBenchStore(os.Getenv(storeEnv))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
