@@ -215,8 +215,10 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 // now plus the TTL; on
 // store.ErrConflict or any error, p and the database are unchanged.
 //
-// A write that touches the history is one transaction; one that does not
-// is a single statement.
+// The common write, a plan that goes on with one event and no history to
+// trim, is one statement (updateWithEvent); a write without events too. A
+// plan that starts over or a write that trims its history is one
+// transaction.
 func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect store.Expect, events ...plan.Event) error {
 	if err := checkKey(key); err != nil {
 		return err
@@ -267,9 +269,17 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect st
 		}
 		return err
 	}
-	if !starts && len(events) == 0 {
+	_, trim := store.HistoryTrim(next.Version)
+	switch {
+	case !starts && len(events) == 0:
 		err = write(s.pool)
-	} else {
+	case !starts && len(events) == 1 && !trim:
+		var tag pgconn.CommandTag
+		tag, err = s.pool.Exec(ctx, s.q.updateWithEvent, key.User, key.Session, expect.Version, string(data), now, next.ExpiresAt, next.ID, expect.ID, evData[0])
+		if err == nil && tag.RowsAffected() == 0 {
+			err = store.ErrConflict
+		}
+	default:
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			if err := write(tx); err != nil {
 				return err

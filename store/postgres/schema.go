@@ -172,6 +172,7 @@ type queries struct {
 	tables
 	load, insert, update, sweep                string
 	history, addEvent, clearEvents, trimEvents string
+	updateWithEvent                            string
 }
 
 func newQueries(schema string) queries {
@@ -210,6 +211,18 @@ WHERE p.expires_at <= EXCLUDED.updated_at`,
 		update: `UPDATE ` + t.plans + `
 SET version = $3 + 1, plan = $4, updated_at = $5, expires_at = $6, plan_id = $7
 WHERE user_id = $1 AND session_id = $2 AND version = $3 AND expires_at > $5 AND plan_id = $8`,
+		// update and addEvent in one statement, atomic without a
+		// transaction: the common write (update_plan, close_plan) in one
+		// round trip instead of four (BEGIN, UPDATE, INSERT, COMMIT). The
+		// event is inserted only if the compare-and-swap updated the row,
+		// so no row inserted is a conflict, as for update.
+		updateWithEvent: `WITH u AS (
+	UPDATE ` + t.plans + `
+	SET version = $3 + 1, plan = $4, updated_at = $5, expires_at = $6, plan_id = $7
+	WHERE user_id = $1 AND session_id = $2 AND version = $3 AND expires_at > $5 AND plan_id = $8
+	RETURNING version
+)
+INSERT INTO ` + t.events + ` (user_id, session_id, version, event) SELECT $1, $2, version, $9::json FROM u`,
 		// One bounded batch, oldest first, from the cursor $3 (the newest
 		// expires_at the previous batch deleted). ctid = ANY(ARRAY(...))
 		// plans as a TID scan; ORDER BY walks the expires_at index, and
