@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -53,7 +55,7 @@ type Options struct {
 	// can set with search_path=NAME.
 	Schema string
 	// MaxConns caps the connection pool. 0 keeps the DSN's pool_max_conns,
-	// or pgx's default (the greater of 4 and the number of CPUs).
+	// or DefaultMaxConns.
 	MaxConns int32
 	// Timeout bounds each operation (default DefaultTimeout).
 	Timeout time.Duration
@@ -66,6 +68,17 @@ type Options struct {
 	SweepBatch int
 	// Logger receives background sweeper failures (default: discarded).
 	Logger *slog.Logger
+}
+
+// DefaultMaxConns is the pool's cap when neither Options.MaxConns nor the
+// DSN's pool_max_conns sets one: 4 per CPU the process may use, at least
+// 16. A call holds a connection while the database commits (an fsync, not
+// CPU), so pgx's default of one per CPU (at least 4) left 16 sessions
+// queueing for 4 connections while the database waited on the disk; with
+// more connections in flight its commits share one fsync. The pool opens
+// connections only as calls need them.
+func DefaultMaxConns() int32 {
+	return int32(max(16, 4*runtime.GOMAXPROCS(0)))
 }
 
 // Store is a store.Store on PostgreSQL. It is safe for concurrent use, and
@@ -108,8 +121,11 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		// pgx redacts the password from this message.
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	if opts.MaxConns > 0 {
+	switch {
+	case opts.MaxConns > 0:
 		cfg.MaxConns = opts.MaxConns
+	case !strings.Contains(dsn, "pool_max_conns"):
+		cfg.MaxConns = DefaultMaxConns()
 	}
 	// pgx's default on a cancelled context only drops the connection: a
 	// statement waiting on a row lock would then run, and commit, after
