@@ -253,16 +253,12 @@ func (g *gate) call(ctx context.Context, next mcp.MethodHandler, method string, 
 	set, err := g.setFor(ctx, key)
 	if err != nil {
 		g.s.logger.Error("gate: load the plan", "err", err)
-		return toolError(fmt.Sprintf("the plan store failed (%v), so the server cannot tell whether %q is allowed at this step; try again", err, name)), nil
+		return toolError(fmt.Errorf("the plan store failed (%v), so the server cannot tell whether %q is allowed at this step; try again", err, name)), nil
 	}
 	if !set.Has(name) {
-		return toolError(set.Refusal(name)), nil
+		return toolError(errors.New(set.Refusal(name))), nil
 	}
 	return next(ctx, method, req)
-}
-
-func toolError(msg string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
 }
 
 // setFor loads the conversation's plan and works out its set.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillc/skillc/compiler"
@@ -126,6 +127,11 @@ func ok(t testing.TB, cs *mcp.ClientSession, tool string, args any) (server.Plan
 	if res.IsError {
 		t.Fatalf("%s(%v): unexpected tool error: %s", tool, args, text(res))
 	}
+	// The server does not validate its outputs at run time: every output
+	// a test sees must match the output schema the tool advertises.
+	if err := outputSchema(t, cs, tool).Validate(res.StructuredContent); err != nil {
+		t.Errorf("%s: the structured content does not match the output schema: %v", tool, err)
+	}
 	var out server.PlanOutput
 	raw, err := json.Marshal(res.StructuredContent)
 	if err != nil {
@@ -135,6 +141,37 @@ func ok(t testing.TB, cs *mcp.ClientSession, tool string, args any) (server.Plan
 		t.Fatalf("%s: structured content is not a plan: %v\n%s", tool, err, raw)
 	}
 	return out, text(res)
+}
+
+// outputSchemas holds, per client session, each tool's resolved output
+// schema as the server lists it.
+var outputSchemas sync.Map // *mcp.ClientSession -> map[string]*jsonschema.Resolved
+
+func outputSchema(t testing.TB, cs *mcp.ClientSession, tool string) *jsonschema.Resolved {
+	t.Helper()
+	if m, ok := outputSchemas.Load(cs); ok {
+		return m.(map[string]*jsonschema.Resolved)[tool]
+	}
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]*jsonschema.Resolved{}
+	for _, tl := range res.Tools {
+		raw, err := json.Marshal(tl.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sc jsonschema.Schema
+		if err := json.Unmarshal(raw, &sc); err != nil {
+			t.Fatal(err)
+		}
+		if m[tl.Name], err = sc.Resolve(nil); err != nil {
+			t.Fatalf("%s: output schema: %v", tl.Name, err)
+		}
+	}
+	outputSchemas.Store(cs, m)
+	return m[tool]
 }
 
 // fails calls a tool that must return a tool error and returns its message.

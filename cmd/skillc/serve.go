@@ -146,6 +146,7 @@ func serveRun(opts *ServeOptions) error {
 		getenv = os.Getenv
 	}
 	user := firstNonEmpty(opts.User, getenv("SKILLC_USER"))
+	server.TuneGC()
 	if opts.MaxBodyBytes <= 0 {
 		return usageError("--max-body must be positive, got %d", opts.MaxBodyBytes)
 	}

@@ -159,7 +159,7 @@ func TestServeRunStdio(t *testing.T) {
 		t.Fatalf("serveRun: %v\n%s", err, errOut.String())
 	}
 	for _, want := range []string{`"id":1`, `"instructions":"# Working with a plan`, `ACAT reimbursement · active · 0/4 done`,
-		`"isError":true`, `unexpected additional properties [\"user\"]`, `"id":4`} {
+		`"isError":true`, `unexpected argument \"user\": update_plan takes check, uncheck, fail, skip`, `"id":4`} {
 		if !strings.Contains(got.String(), want) {
 			t.Errorf("output lacks %s:\n%s", want, got.String())
 		}

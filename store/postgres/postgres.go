@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -55,7 +57,7 @@ type Options struct {
 	// can set with search_path=NAME.
 	Schema string
 	// MaxConns caps the connection pool. 0 keeps the DSN's pool_max_conns,
-	// or pgx's default (the greater of 4 and the number of CPUs).
+	// or DefaultMaxConns.
 	MaxConns int32
 	// Timeout bounds each operation (default DefaultTimeout).
 	Timeout time.Duration
@@ -68,6 +70,17 @@ type Options struct {
 	SweepBatch int
 	// Logger receives background sweeper failures (default: discarded).
 	Logger *slog.Logger
+}
+
+// DefaultMaxConns is the pool's cap when neither Options.MaxConns nor the
+// DSN's pool_max_conns sets one: 4 per CPU the process may use, at least
+// 16. A call holds a connection while the database commits (an fsync, not
+// CPU), so pgx's default of one per CPU (at least 4) left 16 sessions
+// queueing for 4 connections while the database waited on the disk; with
+// more connections in flight its commits share one fsync. The pool opens
+// connections only as calls need them.
+func DefaultMaxConns() int32 {
+	return int32(max(16, 4*runtime.GOMAXPROCS(0)))
 }
 
 // Store is a store.Store on PostgreSQL. It is safe for concurrent use, and
@@ -118,8 +131,11 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		// pgx redacts the password from this message.
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	if opts.MaxConns > 0 {
+	switch {
+	case opts.MaxConns > 0:
 		cfg.MaxConns = opts.MaxConns
+	case !strings.Contains(dsn, "pool_max_conns"):
+		cfg.MaxConns = DefaultMaxConns()
 	}
 	// pgx's default on a cancelled context only drops the connection: a
 	// statement waiting on a row lock would then run, and commit, after
@@ -231,8 +247,10 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 // now plus the TTL; on
 // store.ErrConflict or any error, p and the database are unchanged.
 //
-// A write that touches the history is one transaction; one that does not
-// is a single statement.
+// The common write, a plan that goes on with one event and no history to
+// trim, is one statement (updateWithEvent); a write without events too. A
+// plan that starts over or a write that trims its history is one
+// transaction.
 func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect store.Expect, events ...plan.Event) error {
 	if err := checkKey(key); err != nil {
 		return err
@@ -283,9 +301,17 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect st
 		}
 		return err
 	}
-	if !starts && len(events) == 0 {
+	_, trim := store.HistoryTrim(next.Version)
+	switch {
+	case !starts && len(events) == 0:
 		err = write(s.pool)
-	} else {
+	case !starts && len(events) == 1 && !trim:
+		var tag pgconn.CommandTag
+		tag, err = s.pool.Exec(ctx, s.q.updateWithEvent, key.User, key.Session, expect.Version, string(data), now, next.ExpiresAt, next.ID, expect.ID, evData[0], s.q.channel, watchKey(key.User))
+		if err == nil && tag.RowsAffected() == 0 {
+			err = store.ErrConflict
+		}
+	default:
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			if err := write(tx); err != nil {
 				return err

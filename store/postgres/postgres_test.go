@@ -318,6 +318,10 @@ func TestPoolSize(t *testing.T) {
 	if got := withDSN.Stat().MaxConns(); got != 5 {
 		t.Errorf("with pool_max_conns=5, pool max = %d", got)
 	}
+	byDefault, _, _ := open(t, postgres.Options{})
+	if got, want := byDefault.Stat().MaxConns(), postgres.DefaultMaxConns(); got != want || want < 16 {
+		t.Errorf("by default, pool max = %d, want DefaultMaxConns %d (at least 16)", got, want)
+	}
 }
 
 // Sweep removes every expired row, in batches, and nothing live.
