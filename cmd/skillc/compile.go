@@ -97,14 +97,7 @@ func compileRun(opts *CompileOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.Output == "" {
-		_, err := opts.IO.Out.Write(out)
-		return err
-	}
-	if err := writeFileAtomic(opts.Output, out); err != nil {
-		return usageError("write %s: %v", opts.Output, err)
-	}
-	return nil
+	return writeOutput(opts.IO, opts.Output, out)
 }
 
 // encodeTemplate prints a template as JSON (two-space indent) or YAML, each

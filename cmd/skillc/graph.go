@@ -148,12 +148,8 @@ func graphRun(opts *GraphOptions) error {
 		out.Write(pic)
 	}
 
-	if opts.Output == "" {
-		if _, err := opts.IO.Out.Write(out.Bytes()); err != nil {
-			return err
-		}
-	} else if err := writeFileAtomic(opts.Output, out.Bytes()); err != nil {
-		return usageError("write %s: %v", opts.Output, err)
+	if err := writeOutput(opts.IO, opts.Output, out.Bytes()); err != nil {
+		return err
 	}
 	if diags.HasErrors() {
 		return silentExit(exitFindings)

@@ -7,6 +7,20 @@ import (
 	"github.com/mattn/go-isatty"
 )
 
+// writeOutput writes a command's result to stdout, or to the file of -o
+// (output non-empty), atomically; a file that cannot be written is the
+// user's to fix, so it is a usage error (exit 2).
+func writeOutput(io *IOStreams, output string, data []byte) error {
+	if output == "" {
+		_, err := io.Out.Write(data)
+		return err
+	}
+	if err := writeFileAtomic(output, data); err != nil {
+		return usageError("write %s: %v", output, err)
+	}
+	return nil
+}
+
 // writeFileAtomic writes data to a temporary file beside path, then renames
 // it into place: path ends up with all of data or as it was, never half.
 func writeFileAtomic(path string, data []byte) error {

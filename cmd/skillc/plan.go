@@ -460,14 +460,7 @@ func planViewRun(opts *PlanViewOptions) error {
 			}
 		}
 	}
-	if opts.Output == "" {
-		_, err := opts.IO.Out.Write(out)
-		return err
-	}
-	if err := writeFileAtomic(opts.Output, out); err != nil {
-		return usageError("write %s: %v", opts.Output, err)
-	}
-	return nil
+	return writeOutput(opts.IO, opts.Output, out)
 }
 
 func planUpdateRun(opts *PlanUpdateOptions) error {
