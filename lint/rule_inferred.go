@@ -28,14 +28,19 @@ Good (v1: the goal is the first paragraph):
 }
 
 func runInferred(p *Pass) {
-	for _, st := range p.Skill.Steps {
+	for i := range p.Skill.Steps {
+		st := p.Skill.Steps[i]
 		for _, inf := range st.Inferences {
-			p.Report(compiler.Diagnostic{
+			d := compiler.Diagnostic{
 				Range:      inf.Range,
 				Summary:    inf.Summary,
 				Detail:     "read from: " + quoteShort(inf.Quote),
 				Suggestion: inf.Fix,
-			})
+			}
+			// An edge read from the write-up's shape: the unsafe fix
+			// writes its annotation, as prose-branch's does for prose.
+			p.annotate(&d, st)
+			p.Report(d)
 		}
 	}
 }
