@@ -20,7 +20,7 @@ import (
 // are the ones .github/action/install.sh downloads; action.yml installs its
 // own ref, never latest, and has a SARIF input; the release workflow and
 // .ci/release-check run one GoReleaser version. GoReleaser's own check and
-// a snapshot release are .ci/release-check (SKILLC_RELEASE_CHECK=1).
+// a snapshot release are .ci/release-check, the last step of .ci/run.
 func TestReleaseConfig(t *testing.T) {
 	repo := filepath.Join("..", "..")
 	read := func(rel string) string {
