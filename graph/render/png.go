@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"math"
 	"sync"
@@ -123,10 +124,7 @@ func (e *pngEngine) BeginPage(_ context.Context, job *gvc.Job) error {
 	s, t := job.Scale(), job.Translation()
 	e.sx, e.sy, e.tx, e.ty = k*s.X(), k*s.Y(), t.X(), t.Y()
 	iw, ih := max(1, int(math.Ceil(w*k))), max(1, int(math.Ceil(h*k)))
-	e.img = image.NewRGBA(image.Rect(0, 0, iw, ih))
-	for i := range e.img.Pix {
-		e.img.Pix[i] = 0xff // white, opaque
-	}
+	e.img = image.NewRGBA(image.Rect(0, 0, iw, ih)) // transparent until Graphviz draws the background
 	e.paint = raster.NewRGBAPainter(e.img)
 	e.ras = raster.NewRasterizer(0, 0)
 	e.ras.UseNonZeroWinding = true
@@ -135,7 +133,7 @@ func (e *pngEngine) BeginPage(_ context.Context, job *gvc.Job) error {
 
 func (e *pngEngine) EndPage(_ context.Context, job *gvc.Job) error {
 	var buf bytes.Buffer
-	if err := png.Encode(&buf, e.img); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, e.img); err != nil {
 		return err
 	}
 	job.SetOutputData(buf.Bytes())
@@ -297,6 +295,24 @@ func fx(p point) fixed.Point26_6 {
 	return fixed.Point26_6{X: fixed.Int26_6(math.Round(p.x * 64)), Y: fixed.Int26_6(math.Round(p.y * 64))}
 }
 
+// covers reports whether s is an axis-aligned rectangle that covers the
+// picture, to within half a pixel: the background.
+func (e *pngEngine) covers(s shape) bool {
+	if !s.closed || len(s.pts) != 13 {
+		return false
+	}
+	b := e.img.Bounds()
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for i := 3; i < len(s.pts); i += 3 {
+		p, q := s.pts[i-3], s.pts[i]
+		if p.x != q.x && p.y != q.y {
+			return false // a diagonal side
+		}
+		x0, y0, x1, y1 = math.Min(x0, q.x), math.Min(y0, q.y), math.Max(x1, q.x), math.Max(y1, q.y)
+	}
+	return x0 <= float64(b.Min.X)+0.5 && y0 <= float64(b.Min.Y)+0.5 && x1 >= float64(b.Max.X)-0.5 && y1 >= float64(b.Max.Y)-0.5
+}
+
 // bounds is the box of pts (a cubic lies within its control points),
 // grown by pad, in pixels, clipped to the picture.
 func (e *pngEngine) bounds(pts []point, pad float64) image.Rectangle {
@@ -329,6 +345,12 @@ func (e *pngEngine) rasterize(box image.Rectangle, c color.NRGBA, add func(off p
 }
 
 func (e *pngEngine) fill(s shape, c color.NRGBA) {
+	if e.covers(s) {
+		// The background: filled at once rather than through the
+		// rasterizer.
+		draw.Draw(e.img, e.img.Bounds(), image.NewUniform(c), image.Point{}, draw.Src)
+		return
+	}
 	e.rasterize(e.bounds(s.pts, 1), c, func(off point) {
 		sub := func(p point) fixed.Point26_6 { return fx(point{p.x - off.x, p.y - off.y}) }
 		e.ras.Start(sub(s.pts[0]))

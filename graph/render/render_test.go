@@ -350,3 +350,29 @@ func TestEntryDotSize(t *testing.T) {
 		t.Errorf("the entry dot is %s; want rx=5.4 ry=5.4", e)
 	}
 }
+
+// TestMainScale: skillc-draw's arguments: png [--scale N], N in range.
+func TestMainScale(t *testing.T) {
+	dot := `digraph { a -> b }`
+	for _, tt := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"png"}, 0, ""},
+		{[]string{"png", "--scale", "1.5"}, 0, ""},
+		{[]string{"svg", "--scale", "1"}, 0, ""},
+		{[]string{"png", "--scale", "9"}, 2, "from 0.5 to 8"},
+		{[]string{"png", "--scale", "NaN"}, 2, "from 0.5 to 8"},
+		{[]string{"png", "--scale", "two"}, 2, "invalid syntax"},
+		{[]string{"png", "--scale"}, 2, "usage"},
+		{[]string{"png", "--zoom", "2"}, 2, "usage"},
+		{[]string{"gif"}, 2, "usage"},
+	} {
+		var out, errOut bytes.Buffer
+		code := Main(tt.args, strings.NewReader(dot), &out, &errOut)
+		if code != tt.code || !strings.Contains(errOut.String(), tt.err) || (code != 0) != (out.Len() == 0) {
+			t.Errorf("%v: exit %d, %d bytes out, stderr %q; want exit %d, stderr with %q", tt.args, code, out.Len(), errOut.String(), tt.code, tt.err)
+		}
+	}
+}
