@@ -8,7 +8,6 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 	"math"
 	"sync"
 
@@ -54,20 +53,22 @@ type pngEngine struct {
 	paint  *raster.RGBAPainter
 	ras    *raster.Rasterizer
 	shapes int // shapes drawn of the current node
+	faces  map[faceKey]font.Face
 
 	// device = k * (scale * (p + translation)), y flipped; k shrinks a
 	// picture that would exceed maxPixels.
 	sx, sy, tx, ty float64
 }
 
-// maxPixels bounds a PNG's size (4 bytes a pixel in memory): a larger
-// picture is drawn smaller to fit, as dot -Tpng does for Cairo's limits.
-// 1,000 steps at --scale 2 are about 1,600x100,000 px.
-var maxPixels = 1 << 28
+// maxPixels bounds a PNG's size (4 bytes a pixel in memory, 256 MB): a
+// larger picture is drawn smaller to fit, as dot -Tpng does for Cairo's
+// limits. 1,000 steps at scale 1 would be 4,422x60,708 px (268 Mpx, a
+// gigabyte); they are drawn at 2,160x29,650.
+var maxPixels = 1 << 26
 
-// maxSide is the most pixels on a side: PNG viewers and browsers refuse
-// larger images.
-const maxSide = 1 << 16
+// maxSide is the most pixels on a side, Cairo's limit, which many viewers
+// share.
+const maxSide = 32767
 
 var (
 	//go:embed fonts/LiberationSans-Regular.ttf
@@ -78,7 +79,6 @@ var (
 	fontsOnce           sync.Once
 	regularFont, boldFt *sfnt.Font
 	fontsErr            error
-	faces               = map[faceKey]font.Face{}
 )
 
 type faceKey struct {
@@ -86,8 +86,9 @@ type faceKey struct {
 	size float64 // in pixels
 }
 
-// face returns the embedded font at size pixels.
-func face(bold bool, size float64) (font.Face, error) {
+// face returns the embedded font at size pixels. A face is not safe for
+// concurrent use, so each engine keeps its own.
+func (e *pngEngine) face(bold bool, size float64) (font.Face, error) {
 	fontsOnce.Do(func() {
 		if regularFont, fontsErr = opentype.Parse(regularTTF); fontsErr == nil {
 			boldFt, fontsErr = opentype.Parse(boldTTF)
@@ -97,7 +98,7 @@ func face(bold bool, size float64) (font.Face, error) {
 		return nil, fmt.Errorf("embedded font: %w", fontsErr)
 	}
 	k := faceKey{bold, math.Round(size*64) / 64}
-	if f, ok := faces[k]; ok {
+	if f, ok := e.faces[k]; ok {
 		return f, nil
 	}
 	ft := regularFont
@@ -108,11 +109,15 @@ func face(bold bool, size float64) (font.Face, error) {
 	if err != nil {
 		return nil, err
 	}
-	faces[k] = f
+	if e.faces == nil {
+		e.faces = map[faceKey]font.Face{}
+	}
+	e.faces[k] = f
 	return f, nil
 }
 
-func (e *pngEngine) BeginPage(_ context.Context, job *gvc.Job) error {
+func (e *pngEngine) BeginPage(_ context.Context, job *gvc.Job) (err error) {
+	defer recoverTo(&err)
 	w, h := float64(job.Width()), float64(job.Height())
 	k := 1.0
 	if w*h > float64(maxPixels) {
@@ -131,9 +136,10 @@ func (e *pngEngine) BeginPage(_ context.Context, job *gvc.Job) error {
 	return nil
 }
 
-func (e *pngEngine) EndPage(_ context.Context, job *gvc.Job) error {
+func (e *pngEngine) EndPage(_ context.Context, job *gvc.Job) (err error) {
+	defer recoverTo(&err)
 	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, e.img); err != nil {
+	if err := encodePNG(&buf, e.img); err != nil {
 		return err
 	}
 	job.SetOutputData(buf.Bytes())
@@ -180,7 +186,8 @@ func (e *pngEngine) filled(job *gvc.Job, flag bool) bool {
 	return flag // the background, clusters
 }
 
-func (e *pngEngine) Polygon(_ context.Context, job *gvc.Job, a []*gvc.PointFloat, filled bool) error {
+func (e *pngEngine) Polygon(_ context.Context, job *gvc.Job, a []*gvc.PointFloat, filled bool) (err error) {
+	defer recoverTo(&err)
 	s := shape{closed: true}
 	for i, p := range a {
 		q := e.pt(p)
@@ -200,7 +207,8 @@ func (s *shape) lineTo(q point) {
 	s.pts = append(s.pts, p, q, q)
 }
 
-func (e *pngEngine) Ellipse(_ context.Context, job *gvc.Job, a []*gvc.PointFloat, filled bool) error {
+func (e *pngEngine) Ellipse(_ context.Context, job *gvc.Job, a []*gvc.PointFloat, filled bool) (err error) {
+	defer recoverTo(&err)
 	c, r := e.pt(a[0]), e.pt(a[1])
 	rx, ry := math.Abs(r.x-c.x), math.Abs(r.y-c.y)
 	const kappa = 0.5522847498 // four cubics make a circle
@@ -216,7 +224,8 @@ func (e *pngEngine) Ellipse(_ context.Context, job *gvc.Job, a []*gvc.PointFloat
 	return nil
 }
 
-func (e *pngEngine) BezierCurve(_ context.Context, job *gvc.Job, a []*gvc.PointFloat, filled bool) error {
+func (e *pngEngine) BezierCurve(_ context.Context, job *gvc.Job, a []*gvc.PointFloat, filled bool) (err error) {
+	defer recoverTo(&err)
 	s := shape{}
 	for i := 0; i < len(a); i++ {
 		s.pts = append(s.pts, e.pt(a[i]))
@@ -236,7 +245,8 @@ func (e *pngEngine) BezierCurve(_ context.Context, job *gvc.Job, a []*gvc.PointF
 	return nil
 }
 
-func (e *pngEngine) Polyline(_ context.Context, job *gvc.Job, a []*gvc.PointFloat) error {
+func (e *pngEngine) Polyline(_ context.Context, job *gvc.Job, a []*gvc.PointFloat) (err error) {
+	defer recoverTo(&err)
 	s := shape{}
 	for i, p := range a {
 		if i == 0 {
@@ -446,17 +456,27 @@ func dash(pl []point, pattern []float64) [][]point {
 	return out
 }
 
+// recoverTo turns a panic while drawing into the drawing's error: the
+// WebAssembly bridge that calls the engine would report it only as an
+// unreadable memory error.
+func recoverTo(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("png renderer: %v", r)
+	}
+}
+
 // htmlBold is Graphviz's HTML_BF, a text font's flag for <b>.
 const htmlBold = 1
 
-func (e *pngEngine) TextSpan(_ context.Context, job *gvc.Job, p *gvc.PointFloat, span *gvc.TextSpan) error {
+func (e *pngEngine) TextSpan(_ context.Context, job *gvc.Job, p *gvc.PointFloat, span *gvc.TextSpan) (err error) {
+	defer recoverTo(&err)
 	f := span.Font()
 	text := span.Text()
 	if f == nil || text == "" {
 		return nil
 	}
 	bold := f.Flags()&htmlBold != 0 || containsFold(f.Name(), "bold")
-	fc, err := face(bold, f.Size()*e.sy)
+	fc, err := e.face(bold, f.Size()*e.sy)
 	if err != nil {
 		return err
 	}

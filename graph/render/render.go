@@ -43,8 +43,8 @@ const (
 
 // Renderer lays out DOT and draws it as SVG or PNG inside the process, with
 // Graphviz compiled to WebAssembly (github.com/goccy/go-graphviz): nothing
-// to install. Its PNG renderer is wrapped to draw fills and outlines right
-// (see pngEngine). Starting it compiles the WebAssembly module, which takes a
+// to install. Graphviz lays out and says what to draw; a PNG is drawn by
+// pngEngine, with embedded fonts. Starting it compiles the WebAssembly module, which takes a
 // noticeable moment, so make one per process and reuse it. It is safe for
 // concurrent use; drawings are made one at a time.
 type Renderer struct {

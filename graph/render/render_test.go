@@ -376,3 +376,61 @@ func TestMainScale(t *testing.T) {
 		}
 	}
 }
+
+// TestPNGTooLarge: a picture over maxPixels is drawn smaller to fit, with
+// the same proportions.
+func TestPNGTooLarge(t *testing.T) {
+	dot := string(compileGraph(t, tricky).DOT())
+	full := drawPNG(t, dot, 2).Bounds()
+	defer func(v int) { maxPixels = v }(maxPixels)
+	maxPixels = full.Dx() * full.Dy() / 4
+	small := drawPNG(t, dot, 2).Bounds()
+	if small.Dx()*small.Dy() > maxPixels || small.Dx() < full.Dx()/2-1 || small.Dy() < full.Dy()/2-1 {
+		t.Errorf("%v with a limit of %d px; want half of %v", small.Size(), maxPixels, full.Size())
+	}
+}
+
+// TestEncodePNG: what encodePNG writes decodes to the same pixels, opaque
+// (RGB) or not (RGBA).
+func TestEncodePNG(t *testing.T) {
+	for _, opaque := range []bool{true, false} {
+		img := image.NewRGBA(image.Rect(0, 0, 7, 5))
+		for i := range img.Pix {
+			img.Pix[i] = uint8(i * 37)
+		}
+		for i := 3; i < len(img.Pix); i += 4 {
+			if opaque {
+				img.Pix[i] = 0xff
+			} else {
+				img.Pix[i] = uint8(i * 11)
+			}
+			for c := 1; c <= 3; c++ {
+				img.Pix[i-c] = min(img.Pix[i-c], img.Pix[i]) // premultiplied
+			}
+		}
+		var buf bytes.Buffer
+		if err := encodePNG(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		got, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatalf("opaque %v: %v", opaque, err)
+		}
+		for y := 0; y < 5; y++ {
+			for x := 0; x < 7; x++ {
+				r1, g1, b1, a1 := img.At(x, y).RGBA()
+				r2, g2, b2, a2 := got.At(x, y).RGBA()
+				if a1 != a2 || diff(r1, r2) > 0x200 || diff(g1, g2) > 0x200 || diff(b1, b2) > 0x200 {
+					t.Fatalf("opaque %v: pixel %d,%d is %x %x %x %x, want %x %x %x %x", opaque, x, y, r2, g2, b2, a2, r1, g1, b1, a1)
+				}
+			}
+		}
+	}
+}
+
+func diff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
