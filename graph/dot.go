@@ -57,7 +57,7 @@ func (g *Graph) DOTWith(o *Overlay) []byte {
 	fmt.Fprintf(&b, "\tedge [color=%s, fontname=%s, fontsize=10];\n", dotQuote(colorSuccess), dotQuote(fontFamily))
 
 	if g.entry >= 0 {
-		fmt.Fprintf(&b, "\t%s [shape=point, width=0.15, style=filled, color=black, fillcolor=black, label=\"\"];\n", dotQuote(entryNode))
+		fmt.Fprintf(&b, "\t%s [shape=point, width=0.15, height=0.15, style=filled, color=black, fillcolor=black, label=\"\"];\n", dotQuote(entryNode))
 		entryAttrs := "color=black"
 		if o.state(g.nodes[g.entry]) != Pending {
 			entryAttrs += ", penwidth=" + penPath

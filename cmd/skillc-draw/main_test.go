@@ -4,6 +4,8 @@ package main
 
 import (
 	"bytes"
+	"image"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,4 +201,41 @@ func corrupted(t *testing.T, p string) []byte {
 		b[i] ^= 0xff
 	}
 	return b
+}
+
+// TestScaleThroughTheBinaries: skillc graph --format png hands --scale to
+// skillc-draw: 2 by default, twice the pixels across of --scale 1; a
+// scale out of range is a usage error (exit 2) naming the range.
+func TestScaleThroughTheBinaries(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build skillc")
+	}
+	bin := t.TempDir()
+	if out, err := exec.Command(goBin, "build", "-o", bin+string(filepath.Separator), "../skillc", ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	skillc := filepath.Join(bin, "skillc")
+	acat := "../../skills/acat-reimbursement"
+	size := func(args ...string) image.Point {
+		t.Helper()
+		img, err := png.Decode(bytes.NewReader(run(t, skillc, nil, append([]string{"graph", "--format", "png", acat}, args...)...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img.Bounds().Size()
+	}
+	one, def, three := size("--scale", "1"), size(), size("--scale", "3")
+	if d := def.X - 2*one.X; d < -1 || d > 1 || three.X-3*one.X < -1 || three.X-3*one.X > 2 {
+		t.Errorf("widths: %d at --scale 1, %d by default, %d at 3; want 1:2:3", one.X, def.X, three.X)
+	}
+	for _, bad := range []string{"0", "8.5", "x"} {
+		var errOut bytes.Buffer
+		cmd := command(skillc, nil, "graph", "--format", "png", "--scale", bad, acat)
+		cmd.Stderr = &errOut
+		err := cmd.Run()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(errOut.String(), "--scale") {
+			t.Errorf("--scale %s: %v, stderr %q; want exit 2 naming --scale", bad, err, errOut.String())
+		}
+	}
 }

@@ -22,12 +22,17 @@ func TestNewCmdGraphFlags(t *testing.T) {
 		want    GraphOptions
 		wantErr bool
 	}{
-		{args: "x.md", want: GraphOptions{File: "x.md", Format: "dot", MaxSize: compiler.DefaultMaxSize}},
-		{args: "--format mermaid x.md", want: GraphOptions{File: "x.md", Format: "mermaid", MaxSize: compiler.DefaultMaxSize}},
-		{args: "-f png -o out.png dir", want: GraphOptions{File: "dir", Format: "png", Output: "out.png", MaxSize: compiler.DefaultMaxSize}},
-		{args: "--max-size -1 x.md", want: GraphOptions{File: "x.md", Format: "dot", MaxSize: -1}},
-		{args: "--max-size 100 x.md", want: GraphOptions{File: "x.md", Format: "dot", MaxSize: 100}},
+		{args: "x.md", want: GraphOptions{File: "x.md", Format: "dot", MaxSize: compiler.DefaultMaxSize, Scale: 2}},
+		{args: "--format mermaid x.md", want: GraphOptions{File: "x.md", Format: "mermaid", MaxSize: compiler.DefaultMaxSize, Scale: 2}},
+		{args: "-f png -o out.png dir", want: GraphOptions{File: "dir", Format: "png", Output: "out.png", MaxSize: compiler.DefaultMaxSize, Scale: 2}},
+		{args: "--max-size -1 x.md", want: GraphOptions{File: "x.md", Format: "dot", MaxSize: -1, Scale: 2}},
+		{args: "--max-size 100 x.md", want: GraphOptions{File: "x.md", Format: "dot", MaxSize: 100, Scale: 2}},
+		{args: "-f png --scale 1.5 x.md", want: GraphOptions{File: "x.md", Format: "png", MaxSize: compiler.DefaultMaxSize, Scale: 1.5}},
 		{args: "--max-size ten x.md", wantErr: true},
+		{args: "-f png --scale 0 x.md", wantErr: true},
+		{args: "-f png --scale 0.4 x.md", wantErr: true},
+		{args: "-f png --scale 8.5 x.md", wantErr: true},
+		{args: "-f png --scale big x.md", wantErr: true},
 		{args: "", wantErr: true},
 		{args: "a.md b.md", wantErr: true},
 		{args: "--colour x.md", wantErr: true},
@@ -50,7 +55,7 @@ func TestNewCmdGraphFlags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.File != tt.want.File || got.Format != tt.want.Format || got.Output != tt.want.Output || got.MaxSize != tt.want.MaxSize {
+			if got.File != tt.want.File || got.Format != tt.want.Format || got.Output != tt.want.Output || got.MaxSize != tt.want.MaxSize || got.Scale != tt.want.Scale {
 				t.Errorf("options = %+v, want %+v", *got, tt.want)
 			}
 		})
@@ -102,6 +107,7 @@ func TestGraphRun(t *testing.T) {
 		{name: "too large says why not drawn", opts: GraphOptions{File: acat, Format: "dot", MaxSize: 10}, code: exitFindings, noStdout: true,
 			stderrHas: "no graph drawn: fix the errors above first"},
 		{name: "no limit", opts: GraphOptions{File: acat, Format: "dot", MaxSize: -1}, golden: "acat-reimbursement.dot"},
+		{name: "bad scale", opts: GraphOptions{File: acat, Format: "png", Scale: 9, Output: filepath.Join(dir, "big.png")}, code: exitUsage, noStdout: true},
 		{name: "bad max size", opts: GraphOptions{File: acat, Format: "dot", MaxSize: -5}, code: exitUsage, noStdout: true},
 		{name: "missing file", opts: GraphOptions{File: filepath.Join(dir, "nope.md"), Format: "dot"}, code: exitUsage, noStdout: true},
 		{name: "unwritable output", opts: GraphOptions{File: acat, Format: "dot", Output: filepath.Join(dir, "no/such/dir/x.dot")},

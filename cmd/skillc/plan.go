@@ -63,6 +63,8 @@ type PlanViewOptions struct {
 	Format string
 	// Output is -o: write to this file instead of stdout.
 	Output string
+	// Scale is --scale: a PNG's size, times Graphviz's own (96 dpi).
+	Scale float64
 	// OutIsTerminal reports whether IO.Out is a terminal, where an SVG or
 	// PNG would be noise; tests replace it.
 	OutIsTerminal func() bool
@@ -181,7 +183,7 @@ missing failure edge fail.`,
 
 	view := &PlanViewOptions{PlanOptions: opts, OutIsTerminal: func() bool { return isTerminal(io.Out) }}
 	viewCmd := &cobra.Command{
-		Use:   "view [--format text|json|dot|mermaid|svg|png] [-o FILE]",
+		Use:   "view [--format text|json|dot|mermaid|svg|png] [--scale N] [-o FILE]",
 		Short: "Show the session's latest plan, active or closed, as a checklist or a picture",
 		Long: `Show the session's latest plan: the checklist (--format text, the default),
 the plan as JSON (--format json, the same as --json), or its step graph as a
@@ -192,7 +194,8 @@ with the round of a loop), the steps in progress with a thick border, the
 path taken from the entry along the recorded outcomes in bold, and the
 plan's status and position under the title.
 
-SVG and PNG are drawn by skillc-draw, as for ` + "`skillc graph`" + `, and go to stdout
+SVG and PNG are drawn by skillc-draw, as for ` + "`skillc graph`" + ` (a PNG at
+--scale, 2 by default, times the size of dot -Tpng), and go to stdout
 only when it is not a terminal, else name a file with -o. -o writes the file
 atomically: it is complete or untouched.`,
 		Example: `  skillc plan view
@@ -202,6 +205,9 @@ atomically: it is complete or untouched.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := resolve(c); err != nil {
+				return err
+			}
+			if err := checkScaleFlag(c, view.Scale); err != nil {
 				return err
 			}
 			if err := view.check(); err != nil {
@@ -216,6 +222,7 @@ atomically: it is complete or untouched.`,
 
 	viewCmd.Flags().StringVarP(&view.Format, "format", "f", "text", "output format: "+strings.Join(planViewFormats, ", "))
 	viewCmd.Flags().StringVarP(&view.Output, "output", "o", "", "write to `FILE` instead of stdout")
+	addScaleFlag(viewCmd, &view.Scale)
 	_ = viewCmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(planViewFormats, cobra.ShellCompDirectiveNoFileComp))
 
 	up := &PlanUpdateOptions{PlanOptions: opts}
@@ -413,6 +420,12 @@ func (o *PlanViewOptions) check() error {
 	default:
 		return usageError("unknown format %q: want %s", o.Format, strings.Join(planViewFormats, ", "))
 	}
+	if o.Scale == 0 {
+		o.Scale = drawcmd.DefaultScale
+	}
+	if err := checkScale(o.Scale); err != nil {
+		return err
+	}
 	if o.JSON && o.Format != "text" && o.Format != "json" {
 		return usageError("--json and --format %s: give one of them", o.Format)
 	}
@@ -455,7 +468,7 @@ func planViewRun(opts *PlanViewOptions) error {
 			return planError(err)
 		}
 		if opts.Format != "dot" {
-			if out, err = drawcmd.Draw(opts.Ctx, out, opts.Format); err != nil {
+			if out, err = drawcmd.DrawScaled(opts.Ctx, out, opts.Format, opts.Scale); err != nil {
 				return usageError("cannot draw the plan as %s: %v", opts.Format, err)
 			}
 		}

@@ -90,3 +90,22 @@ func BenchmarkPositionIterations(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDrawPNG lays out and draws skills of 100 and 1,000 steps as PNG.
+func BenchmarkDrawPNG(b *testing.B) {
+	r := testRenderer(b)
+	ctx := context.Background()
+	for _, n := range []int{100, 1000} {
+		g := generatedGraph(b, n)
+		b.Run(fmt.Sprintf("steps=%d", n), func(b *testing.B) {
+			var out bytes.Buffer
+			for b.Loop() {
+				out.Reset()
+				if err := r.Draw(ctx, g, PNG, &out); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(out.Len()), "bytes")
+		})
+	}
+}

@@ -43,8 +43,8 @@ const (
 
 // Renderer lays out DOT and draws it as SVG or PNG inside the process, with
 // Graphviz compiled to WebAssembly (github.com/goccy/go-graphviz): nothing
-// to install. Its PNG renderer is wrapped to draw fills and outlines right
-// (see pngEngine). Starting it compiles the WebAssembly module, which takes a
+// to install. Graphviz lays out and says what to draw; a PNG is drawn by
+// pngEngine, with embedded fonts. Starting it compiles the WebAssembly module, which takes a
 // noticeable moment, so make one per process and reuse it. It is safe for
 // concurrent use; drawings are made one at a time.
 type Renderer struct {
@@ -68,9 +68,27 @@ func (r *Renderer) Close() error {
 	return r.gv.Close()
 }
 
-// Render lays out dot and writes it to w as format. Nothing is written to w
-// unless the whole drawing succeeds.
+// Render lays out dot and writes it to w as format, a PNG at
+// DefaultScale. Nothing is written to w unless the whole drawing succeeds.
 func (r *Renderer) Render(ctx context.Context, dot []byte, format ImageFormat, w io.Writer) error {
+	return r.RenderScaled(ctx, dot, format, DefaultScale, w)
+}
+
+// DefaultScale, MinScale and MaxScale bound a PNG's scale (see
+// drawcmd.DefaultScale).
+const (
+	DefaultScale = drawcmd.DefaultScale
+	MinScale     = drawcmd.MinScale
+	MaxScale     = drawcmd.MaxScale
+)
+
+// RenderScaled is Render with a PNG drawn at scale times the size of
+// Graphviz's own (dot -Tpng, 96 dpi): scale 2 has twice the pixels across.
+// An SVG has no pixels and ignores it.
+func (r *Renderer) RenderScaled(ctx context.Context, dot []byte, format ImageFormat, scale float64, w io.Writer) error {
+	if err := drawcmd.CheckScale(scale); err != nil {
+		return err
+	}
 	var f graphviz.Format
 	switch format {
 	case SVG:
@@ -89,6 +107,12 @@ func (r *Renderer) Render(ctx context.Context, dot []byte, format ImageFormat, w
 	defer g.Close()
 	if err := boundLayout(g, positionIterations); err != nil {
 		return err
+	}
+	if format == PNG {
+		v := strconv.FormatFloat(96*scale, 'g', 6, 64)
+		if err := g.SafeSet("dpi", v, ""); err != nil {
+			return fmt.Errorf("graphviz: set dpi=%s: %w", v, err)
+		}
 	}
 	var buf bytes.Buffer
 	if err := r.gv.Render(ctx, g, f, &buf); err != nil {

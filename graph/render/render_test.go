@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
+	"image"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -185,44 +187,250 @@ func TestBoundLayoutKeepsSkillPictures(t *testing.T) {
 	}
 }
 
-// TestPNGPeripheries: a filled node with a double border (a waiting step,
-// end's double circle) is filled inside its inner line only, as Graphviz
-// and the SVG draw it. Along the middle row from the left: the outer line,
-// then the gap (background, not the fill), then the inner line, then the
-// fill.
-func TestPNGPeripheries(t *testing.T) {
-	dot := `digraph { pad=0.2; node [shape=box, style=filled, fillcolor="#ff0000", color="#000000", peripheries=2, width=2, height=1, label=""]; a }`
+// drawPNG draws dot as a PNG at scale.
+func drawPNG(t *testing.T, dot string, scale float64) image.Image {
+	t.Helper()
 	var pic bytes.Buffer
-	if err := testRenderer(t).Render(context.Background(), []byte(dot), PNG, &pic); err != nil {
+	if err := testRenderer(t).RenderScaled(context.Background(), []byte(dot), PNG, scale, &pic); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&pic)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := img.Bounds()
-	y := (b.Min.Y + b.Max.Y) / 2
-	kind := func(x int) byte {
-		r, g, bl, a := img.At(x, y).RGBA()
-		switch {
-		case a < 0x4000:
-			return 'b' // transparent background
-		case r > 0xc000 && g < 0x4000 && bl < 0x4000:
-			return 'f' // fill
-		case r < 0x8000 && g < 0x8000 && bl < 0x8000:
-			return 'l' // line
-		case r > 0xc000 && g > 0xc000 && bl > 0xc000:
-			return 'b' // background
+	return img
+}
+
+func dark(img image.Image, x, y int) bool {
+	r, g, b, _ := img.At(x, y).RGBA()
+	return r < 0x8000 && g < 0x8000 && b < 0x8000
+}
+
+// TestPNGPeripheries: a filled node with a double border (a waiting step,
+// end's double circle) is filled inside its inner line only, as Graphviz
+// and the SVG draw it. Along the middle row from the left: the background,
+// the outer line, the gap (background, not the fill), the inner line,
+// then the fill.
+func TestPNGPeripheries(t *testing.T) {
+	for _, shape := range []string{"box", "doublecircle", "circle", "octagon"} {
+		t.Run(shape, func(t *testing.T) {
+			dot := fmt.Sprintf(`digraph { pad=0.2; node [shape=%s, style=filled, fillcolor="#ff0000", color="#000000", peripheries=2, width=2, height=1, label=" "]; a }`, shape)
+			img := drawPNG(t, dot, 2)
+			b := img.Bounds()
+			y := (b.Min.Y + b.Max.Y) / 2
+			kind := func(x int) byte {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				switch {
+				case r > 0xc000 && g < 0x4000 && bl < 0x4000:
+					return 'f' // fill
+				case r < 0x8000 && g < 0x8000 && bl < 0x8000:
+					return 'l' // line
+				case r > 0xc000 && g > 0xc000 && bl > 0xc000:
+					return 'b' // background
+				}
+				return '?' // antialiasing
+			}
+			var runs []byte
+			for x := b.Min.X; x < (b.Min.X+b.Max.X)/2; x++ {
+				if k := kind(x); k != '?' && (len(runs) == 0 || runs[len(runs)-1] != k) {
+					runs = append(runs, k)
+				}
+			}
+			if got := string(runs); got != "blblf" {
+				t.Errorf("the middle row reads %q (b background, l line, f fill), want blblf: two rings, the fill inside the inner one", got)
+			}
+		})
+	}
+}
+
+// TestPNGScale: a PNG at scale 1 is the size of Graphviz's own dot -Tpng
+// (the SVG's points at 96 dpi), at scale 2 twice as wide and high; a scale
+// out of range is refused.
+func TestPNGScale(t *testing.T) {
+	dot := string(compileGraph(t, tricky).DOT())
+	var svg bytes.Buffer
+	if err := testRenderer(t).Render(context.Background(), []byte(dot), SVG, &svg); err != nil {
+		t.Fatal(err)
+	}
+	var wpt, hpt float64
+	if _, err := fmt.Sscanf(svg.String()[strings.Index(svg.String(), "viewBox="):], `viewBox="0.00 0.00 %f %f"`, &wpt, &hpt); err != nil {
+		t.Fatalf("svg size: %v", err)
+	}
+	near := func(got int, want float64) bool { return got >= int(want)-1 && got <= int(want)+2 }
+	for _, scale := range []float64{1, 2, 0.5, 3} {
+		b := drawPNG(t, dot, scale).Bounds()
+		if w, h := wpt*96/72*scale, hpt*96/72*scale; !near(b.Dx(), w) || !near(b.Dy(), h) {
+			t.Errorf("scale %g: %dx%d px, want %.0fx%.0f", scale, b.Dx(), b.Dy(), w, h)
 		}
-		return '?' // antialiasing
 	}
-	var runs []byte
-	for x := b.Min.X; x < (b.Min.X+b.Max.X)/2; x++ {
-		if k := kind(x); k != '?' && (len(runs) == 0 || runs[len(runs)-1] != k) {
-			runs = append(runs, k)
+	for _, scale := range []float64{0, 0.4, 8.5, -1} {
+		if err := testRenderer(t).RenderScaled(context.Background(), []byte(dot), PNG, scale, io.Discard); err == nil {
+			t.Errorf("scale %g: want an error", scale)
 		}
 	}
-	if got := string(runs); got != "blblf" {
-		t.Errorf("the middle row reads %q (b background, l line, f fill), want blblf: the outer border is filled", got)
+}
+
+// TestPNGBold: <b> is drawn bold: the stem of an I is wider.
+func TestPNGBold(t *testing.T) {
+	stem := func(label string) int {
+		img := drawPNG(t, `digraph { pad=0.1; node [shape=plaintext, fontsize=40, label=`+label+`]; a }`, 1)
+		b := img.Bounds()
+		y, widest := (b.Min.Y+b.Max.Y)/2, 0
+		for x, run := b.Min.X, 0; x < b.Max.X; x++ {
+			if dark(img, x, y) {
+				run++
+				widest = max(widest, run)
+			} else {
+				run = 0
+			}
+		}
+		return widest
 	}
+	regular, bold := stem(`"I"`), stem(`<<b>I</b>>`)
+	if regular < 2 || bold < regular*13/10 {
+		t.Errorf("the stem of I is %d px regular, %d px bold; want bold at least 1.3 times as wide", regular, bold)
+	}
+}
+
+// TestPNGTextCentred: each line of a multi-line label, plain or HTML, is
+// centred in its node within two pixels, as Graphviz centres it.
+func TestPNGTextCentred(t *testing.T) {
+	for name, label := range map[string]string{
+		"plain": `"Already credited in this\nthread?\nWWW\nii"`,
+		"html":  `<<b>1</b><br/>Already credited in this<br/>thread?<br/><font point-size="9">tools: search_thread</font><br/><b>[!] failed</b>>`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			img := drawPNG(t, `digraph { pad=0.3; node [shape=box, color=white, fontname="Helvetica,Arial,sans-serif", fontsize=11, label=`+label+`]; a }`, 2)
+			b := img.Bounds()
+			centre := float64(b.Min.X+b.Max.X-1) / 2
+			lines := 0
+			for y := b.Min.Y; y < b.Max.Y; {
+				// A line of text: the rows with dark pixels, together.
+				x0, x1, y0 := b.Max.X, -1, y
+				for ; y < b.Max.Y; y++ {
+					found := false
+					for x := b.Min.X; x < b.Max.X; x++ {
+						if dark(img, x, y) {
+							x0, x1, found = min(x0, x), max(x1, x), true
+						}
+					}
+					if !found {
+						break
+					}
+				}
+				if x1 >= 0 && y-y0 > 3 {
+					lines++
+					if mid := float64(x0+x1) / 2; math.Abs(mid-centre) > 2 {
+						t.Errorf("line %d (rows %d-%d) is centred at x=%.1f, the node at %.1f", lines, y0, y, mid, centre)
+					}
+				}
+				y++
+			}
+			if lines < 4 {
+				t.Errorf("found %d lines of text, want 4 or more", lines)
+			}
+		})
+	}
+}
+
+// TestEntryDotSize: the entry dot is as large as Graphviz draws a point of
+// the DOT's width (0.15 in: a radius of 5.4 pt), not the 1.8 pt of a point
+// whose height is left to the default.
+func TestEntryDotSize(t *testing.T) {
+	var svg bytes.Buffer
+	if err := testRenderer(t).Draw(context.Background(), compileGraph(t, tricky), SVG, &svg); err != nil {
+		t.Fatal(err)
+	}
+	s := svg.String()
+	i := strings.Index(s, "<title>(entry)</title>")
+	if i < 0 {
+		t.Fatal("no entry node in the svg")
+	}
+	if e := s[i:min(len(s), i+200)]; !strings.Contains(e, `rx="5.4" ry="5.4"`) {
+		t.Errorf("the entry dot is %s; want rx=5.4 ry=5.4", e)
+	}
+}
+
+// TestMainScale: skillc-draw's arguments: png [--scale N], N in range.
+func TestMainScale(t *testing.T) {
+	dot := `digraph { a -> b }`
+	for _, tt := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"png"}, 0, ""},
+		{[]string{"png", "--scale", "1.5"}, 0, ""},
+		{[]string{"svg", "--scale", "1"}, 0, ""},
+		{[]string{"png", "--scale", "9"}, 2, "from 0.5 to 8"},
+		{[]string{"png", "--scale", "NaN"}, 2, "from 0.5 to 8"},
+		{[]string{"png", "--scale", "two"}, 2, "invalid syntax"},
+		{[]string{"png", "--scale"}, 2, "usage"},
+		{[]string{"png", "--zoom", "2"}, 2, "usage"},
+		{[]string{"gif"}, 2, "usage"},
+	} {
+		var out, errOut bytes.Buffer
+		code := Main(tt.args, strings.NewReader(dot), &out, &errOut)
+		if code != tt.code || !strings.Contains(errOut.String(), tt.err) || (code != 0) != (out.Len() == 0) {
+			t.Errorf("%v: exit %d, %d bytes out, stderr %q; want exit %d, stderr with %q", tt.args, code, out.Len(), errOut.String(), tt.code, tt.err)
+		}
+	}
+}
+
+// TestPNGTooLarge: a picture over maxPixels is drawn smaller to fit, with
+// the same proportions.
+func TestPNGTooLarge(t *testing.T) {
+	dot := string(compileGraph(t, tricky).DOT())
+	full := drawPNG(t, dot, 2).Bounds()
+	defer func(v int) { maxPixels = v }(maxPixels)
+	maxPixels = full.Dx() * full.Dy() / 4
+	small := drawPNG(t, dot, 2).Bounds()
+	if small.Dx()*small.Dy() > maxPixels || small.Dx() < full.Dx()/2-1 || small.Dy() < full.Dy()/2-1 {
+		t.Errorf("%v with a limit of %d px; want half of %v", small.Size(), maxPixels, full.Size())
+	}
+}
+
+// TestEncodePNG: what encodePNG writes decodes to the same pixels, opaque
+// (RGB) or not (RGBA).
+func TestEncodePNG(t *testing.T) {
+	for _, opaque := range []bool{true, false} {
+		img := image.NewRGBA(image.Rect(0, 0, 7, 5))
+		for i := range img.Pix {
+			img.Pix[i] = uint8(i * 37)
+		}
+		for i := 3; i < len(img.Pix); i += 4 {
+			if opaque {
+				img.Pix[i] = 0xff
+			} else {
+				img.Pix[i] = uint8(i * 11)
+			}
+			for c := 1; c <= 3; c++ {
+				img.Pix[i-c] = min(img.Pix[i-c], img.Pix[i]) // premultiplied
+			}
+		}
+		var buf bytes.Buffer
+		if err := encodePNG(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		got, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatalf("opaque %v: %v", opaque, err)
+		}
+		for y := 0; y < 5; y++ {
+			for x := 0; x < 7; x++ {
+				r1, g1, b1, a1 := img.At(x, y).RGBA()
+				r2, g2, b2, a2 := got.At(x, y).RGBA()
+				if a1 != a2 || diff(r1, r2) > 0x200 || diff(g1, g2) > 0x200 || diff(b1, b2) > 0x200 {
+					t.Fatalf("opaque %v: pixel %d,%d is %x %x %x %x, want %x %x %x %x", opaque, x, y, r2, g2, b2, a2, r1, g1, b1, a1)
+				}
+			}
+		}
+	}
+}
+
+func diff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }

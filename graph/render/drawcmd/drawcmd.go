@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 )
 
@@ -53,17 +54,47 @@ func Find() (string, error) {
 	return p, nil
 }
 
+// DefaultScale is a PNG's scale unless told: twice the pixels across of
+// Graphviz's own dot -Tpng (96 dpi), sharp on today's screens. MinScale and
+// MaxScale bound --scale.
+const (
+	DefaultScale = 2.0
+	MinScale     = 0.5
+	MaxScale     = 8.0
+)
+
+// CheckScale refuses a PNG scale outside MinScale..MaxScale.
+func CheckScale(scale float64) error {
+	if !(scale >= MinScale && scale <= MaxScale) { // and NaN
+		return fmt.Errorf("the scale must be from %g to %g (times the 96 dpi of dot -Tpng); got %g", MinScale, MaxScale, scale)
+	}
+	return nil
+}
+
 // Draw lays out dot and returns it drawn as format ("svg" or "png"), by
-// running skillc-draw.
+// running skillc-draw; a PNG at DefaultScale.
 func Draw(ctx context.Context, dot []byte, format string) ([]byte, error) {
+	return DrawScaled(ctx, dot, format, DefaultScale)
+}
+
+// DrawScaled is Draw with a PNG at scale (see DefaultScale); an SVG ignores
+// it.
+func DrawScaled(ctx context.Context, dot []byte, format string, scale float64) ([]byte, error) {
 	if format != "svg" && format != "png" {
 		return nil, fmt.Errorf("unknown image format %q: want svg or png", format)
+	}
+	if err := CheckScale(scale); err != nil {
+		return nil, err
 	}
 	prog, err := Find()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, prog, format)
+	args := []string{format}
+	if format == "png" {
+		args = append(args, "--scale", strconv.FormatFloat(scale, 'g', -1, 64))
+	}
+	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Stdin = bytes.NewReader(dot)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
