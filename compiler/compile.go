@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -85,7 +87,10 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // under a sync.Once on the first Parse, and all parsing state lives in the
 // per-call parser.Context; the default block and inline parsers are
 // stateless.
-var mdParser = goldmark.New().Parser()
+//
+// It is built on first use: a command that compiles nothing (version,
+// plan update) should not pay for it.
+var mdParser = sync.OnceValue(func() parser.Parser { return goldmark.New().Parser() })
 
 // compilation holds the state of one Compile call.
 type compilation struct {
@@ -154,7 +159,7 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 
 	var doc ast.Node
 	if !c.checkShape(opts) {
-		doc = mdParser.Parse(text.NewReader(c.body))
+		doc = mdParser().Parse(text.NewReader(c.body))
 	}
 	c.identify(doc)
 	if doc != nil {

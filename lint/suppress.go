@@ -5,9 +5,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
 	"github.com/skillc/skillc/compiler"
@@ -201,7 +203,7 @@ func htmlSpans(sk *compiler.Skill) [][2]int {
 		bodyOff = fm.Range.End.Byte
 	}
 	body := src[bodyOff:]
-	doc := suppressParser.Parse(text.NewReader(body))
+	doc := suppressParser().Parse(text.NewReader(body))
 	var out [][2]int
 	add := func(segs *text.Segments) {
 		if segs.Len() == 0 {
@@ -237,7 +239,8 @@ func htmlSpans(sk *compiler.Skill) [][2]int {
 
 // suppressParser is the parser htmlSpans reads a body with: goldmark's
 // CommonMark parser, as the compiler's, safe for concurrent use.
-var suppressParser = goldmark.New().Parser()
+// Built on first use, like the compiler's.
+var suppressParser = sync.OnceValue(func() parser.Parser { return goldmark.New().Parser() })
 
 // codeFreeLines returns the spans of lines outside fenced code blocks, so
 // a skill that documents the comment syntax in a code block is not

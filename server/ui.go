@@ -72,15 +72,19 @@ func DrawPlan(ctx context.Context, p *plan.Plan) ([]byte, error) {
 //go:embed ui
 var uiFiles embed.FS
 
-var uiPages = template.Must(template.New("ui").Funcs(template.FuncMap{
-	"pathEscape":  url.PathEscape,
-	"queryEscape": url.QueryEscape,
-	"join":        strings.Join,
-	"rfc3339":     func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"when":        func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
-	"mark":        stepMark,
-	"changes":     eventChanges,
-}).ParseFS(uiFiles, "ui/*.html"))
+// uiPages parses the pages on first use: every skillc command links this
+// package, and parsing them at start was a tenth of `skillc version`.
+var uiPages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("ui").Funcs(template.FuncMap{
+		"pathEscape":  url.PathEscape,
+		"queryEscape": url.QueryEscape,
+		"join":        strings.Join,
+		"rfc3339":     func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"when":        func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
+		"mark":        stepMark,
+		"changes":     eventChanges,
+	}).ParseFS(uiFiles, "ui/*.html"))
+})
 
 // webView serves the pages; one per Handler.
 type webView struct {
@@ -180,7 +184,7 @@ func (v *webView) who(r *http.Request) (user string, signedIn, ok bool) {
 // page renders a whole page with status code.
 func (v *webView) page(w http.ResponseWriter, code int, d pageData) {
 	var b strings.Builder
-	if err := uiPages.ExecuteTemplate(&b, "page", d); err != nil {
+	if err := uiPages().ExecuteTemplate(&b, "page", d); err != nil {
 		v.srv.logger.Error("web view: render the page", "kind", d.Kind, "err", err)
 		http.Error(w, "the page could not be rendered", http.StatusInternalServerError)
 		return
@@ -341,7 +345,7 @@ func (v *webView) listEvents(w http.ResponseWriter, r *http.Request) {
 			return "", nil, err
 		}
 		var b strings.Builder
-		err = uiPages.ExecuteTemplate(&b, "list", l)
+		err = uiPages().ExecuteTemplate(&b, "list", l)
 		return listMark(l), []byte(b.String()), err
 	})
 }
@@ -369,13 +373,13 @@ func (v *webView) planEvents(w http.ResponseWriter, r *http.Request) {
 		var b strings.Builder
 		pv, err := v.load(ctx, key)
 		if errors.Is(err, store.ErrNotFound) {
-			err = uiPages.ExecuteTemplate(&b, "gone", nil)
+			err = uiPages().ExecuteTemplate(&b, "gone", nil)
 			return "gone", []byte(b.String()), err
 		}
 		if err != nil {
 			return "", nil, err
 		}
-		err = uiPages.ExecuteTemplate(&b, "plan", pv)
+		err = uiPages().ExecuteTemplate(&b, "plan", pv)
 		return pv.Plan.ID + "@" + strconv.FormatInt(pv.Plan.Version, 10), []byte(b.String()), err
 	})
 }
