@@ -208,7 +208,9 @@ func (c *compilation) writeSegment(w *textWriter, start, stop, skipStart, skipEn
 			return
 		}
 		v := c.body[s:e]
-		if !raw && bytes.ContainsAny(v, "\\&") {
+		// Two byte searches, not ContainsAny(v, "\\&"), which builds a
+		// set of the bytes on every call: this runs for every text node.
+		if !raw && (bytes.IndexByte(v, '\\') >= 0 || bytes.IndexByte(v, '&') >= 0) {
 			v = util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v)))
 		}
 		w.write(v)
