@@ -237,6 +237,9 @@ func (c *compilation) checkShape(opts Options) bool {
 	body := c.body
 	maxBlocks := opts.maxBlocks()
 	maxInline := maxBlocks * InlinePerBlock
+	// A body has no more marks than bytes: one no longer than the limit
+	// cannot pass it, and counting every byte was a third of checkShape.
+	countInline := maxInline >= 0 && len(body) > maxInline
 	maxLevelLines := maxBlocks * LevelLinesPerBlock
 	inFence := false
 	blocks, inline, defRun := 0, 0, 0
@@ -305,8 +308,10 @@ func (c *compilation) checkShape(opts Options) bool {
 				return refuse(fmt.Sprintf("more than %d list items, headings and rules by this line; the limit is %d", maxBlocks, maxBlocks),
 					"skills are short write-ups; to compile a larger one anyway, raise the limit with --max-blocks (-1 for no limit)")
 			}
-			inline += countInlineMarks(text)
-			if maxInline >= 0 && inline > maxInline {
+			if countInline {
+				inline += countInlineMarks(text)
+			}
+			if countInline && inline > maxInline {
 				return refuse(fmt.Sprintf("more than %d inline markup characters (* _ ` [ < & \\) by this line; the limit is %d", maxInline, maxInline),
 					fmt.Sprintf("each may open a markdown node, which is costly; the limit is %d times --max-blocks: raise that to compile the file anyway (-1 for no limit)", InlinePerBlock))
 			}

@@ -135,7 +135,7 @@ func (w *textWriter) write(v []byte) {
 	for len(v) > 0 {
 		// Copy the run up to the next white space in one go.
 		i := 0
-		for i < len(v) && !isCollapsible(v[i]) {
+		for i < len(v) && !collapsible[v[i]] {
 			i++
 		}
 		if i > 0 {
@@ -160,9 +160,10 @@ func (w *textWriter) write(v []byte) {
 	}
 }
 
-func isCollapsible(ch byte) bool {
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v'
-}
+// collapsible is true for the white space write collapses: a table, as
+// write looks at every byte of every goal and detail, and a lookup costs
+// less than six comparisons.
+var collapsible = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\f': true, '\v': true}
 
 func (w *textWriter) lineBreak() {
 	if w.keepBreaks {
@@ -207,7 +208,9 @@ func (c *compilation) writeSegment(w *textWriter, start, stop, skipStart, skipEn
 			return
 		}
 		v := c.body[s:e]
-		if !raw && bytes.ContainsAny(v, "\\&") {
+		// Two byte searches, not ContainsAny(v, "\\&"), which builds a
+		// set of the bytes on every call: this runs for every text node.
+		if !raw && (bytes.IndexByte(v, '\\') >= 0 || bytes.IndexByte(v, '&') >= 0) {
 			v = util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v)))
 		}
 		w.write(v)

@@ -2,14 +2,15 @@ package compiler
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sort"
 	"unicode/utf8"
 )
 
 // lineIndex turns byte offsets into positions; goldmark gives only byte
 // segments, so this is ours. It is built once per file so
-// that every conversion is a binary search over line starts plus a rune
-// count within one line, never a scan from the top of the file.
+// that every conversion is at most a binary search over line starts plus
+// a rune count within one line, never a scan from the top of the file.
 type lineIndex struct {
 	filename string
 	src      []byte // the source after BOM removal
@@ -17,14 +18,23 @@ type lineIndex struct {
 	// the file as it is on disk (a stripped BOM still counts).
 	base   int
 	starts []int // byte offset in src where each line begins
-	// last is the line of the previous lookup: positions are mostly asked
-	// for in file order, so it usually answers without a search.
-	last int
-	// lastOff and lastCol are the offset and column of the previous lookup
-	// on line last (lastOff < 0: none). A line can hold thousands of links,
-	// each asking for its position: counting runes from the previous one
-	// instead of from the start of the line keeps that linear.
-	lastOff, lastCol int
+	// ascii is the length of the longest prefix of src without a byte
+	// >= 0x80: below it a column is a byte count, with no runes to count.
+	// Most skills are ASCII for much or all of their length.
+	ascii int
+	// at and to remember the previous lookup, of a range's start (and of
+	// a lone position) and of a range's end: positions are mostly asked
+	// for in file order, as starts and as ends, so each usually answers
+	// without a search. A line can hold thousands of links, each asking
+	// for its position: counting runes from the previous one instead of
+	// from the start of the line keeps that linear.
+	at, to cursor
+}
+
+// cursor is a position pos looked up: on line (0-based) at byte off, with
+// column col; off < 0 when no column is known on line.
+type cursor struct {
+	line, off, col int
 }
 
 func newLineIndex(filename string, src []byte, base int) *lineIndex {
@@ -39,32 +49,54 @@ func newLineIndex(filename string, src []byte, base int) *lineIndex {
 		i += j + 1
 		starts = append(starts, i)
 	}
-	return &lineIndex{filename: filename, src: src, base: base, starts: starts, lastOff: -1}
+	return &lineIndex{filename: filename, src: src, base: base, starts: starts, ascii: asciiPrefix(src),
+		at: cursor{off: -1}, to: cursor{off: -1}}
+}
+
+// asciiPrefix is the length of the longest prefix of b without a byte >=
+// 0x80, eight bytes at a time.
+func asciiPrefix(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for i < len(b) && b[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
 }
 
 // pos converts an offset into src to a position. Offsets outside src are
 // clamped, so a bad offset can never produce a range outside the file.
-func (x *lineIndex) pos(off int) Pos {
+func (x *lineIndex) pos(off int) Pos { return x.posAt(&x.at, off) }
+
+// posAt is pos starting from cursor c, which it moves to off.
+func (x *lineIndex) posAt(c *cursor, off int) Pos {
 	if off < 0 {
 		off = 0
 	}
 	if off > len(x.src) {
 		off = len(x.src)
 	}
-	line := x.last
+	line := c.line
 	if !(x.starts[line] <= off && (line+1 == len(x.starts) || off < x.starts[line+1])) {
 		line = sort.SearchInts(x.starts, off+1) - 1
-		x.last, x.lastOff = line, -1
+		c.line, c.off = line, -1
 	}
 	start, col := x.starts[line], 1
-	if x.lastOff >= start && x.lastOff <= off {
-		start, col = x.lastOff, x.lastCol
+	if off <= x.ascii {
+		return Pos{Line: line + 1, Column: off - start + 1, Byte: off + x.base}
+	}
+	if c.off >= start && c.off <= off {
+		start, col = c.off, c.col
 	}
 	col += utf8.RuneCount(x.src[start:off])
 	// Rune counts add up only across rune boundaries: an offset inside a
 	// sequence (never one goldmark gives) is not kept as a starting point.
 	if off == len(x.src) || utf8.RuneStart(x.src[off]) {
-		x.lastOff, x.lastCol = off, col
+		c.off, c.col = off, col
 	}
 	return Pos{Line: line + 1, Column: col, Byte: off + x.base}
 }
@@ -74,7 +106,7 @@ func (x *lineIndex) rng(start, end int) Range {
 	if end < start {
 		end = start
 	}
-	return Range{Filename: x.filename, Start: x.pos(start), End: x.pos(end)}
+	return Range{Filename: x.filename, Start: x.posAt(&x.at, start), End: x.posAt(&x.to, end)}
 }
 
 // lineCount is the number of lines in src.

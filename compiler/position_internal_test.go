@@ -11,7 +11,18 @@ import (
 // file order, backwards and at random, on lines with multi-byte and
 // invalid UTF-8.
 func TestLineIndexColumns(t *testing.T) {
-	src := []byte("héllo wörld [a](#b) ☃☃ x\n\xe2\x82 bad \xff seq é\n\nlast line ü")
+	for _, src := range [][]byte{
+		[]byte("héllo wörld [a](#b) ☃☃ x\n\xe2\x82 bad \xff seq é\n\nlast line ü"),
+		// ASCII up to the middle of a line, where columns stop being
+		// byte counts.
+		[]byte("plain ascii\nstill plain, then é and \xff\nmore ü\n"),
+		[]byte("all ascii\n\nlines\n"),
+	} {
+		testLineIndexColumns(t, src)
+	}
+}
+
+func testLineIndexColumns(t *testing.T, src []byte) {
 	naive := func(off int) Pos {
 		line, start := 1, 0
 		for i := 0; i < off; i++ {
@@ -38,7 +49,15 @@ func TestLineIndexColumns(t *testing.T) {
 		x := newLineIndex("f.md", src, 0)
 		for _, off := range offs {
 			if got, want := x.pos(off), naive(off); got != want {
-				t.Errorf("%s: pos(%d) = %+v, want %+v", name, off, got, want)
+				t.Errorf("%q %s: pos(%d) = %+v, want %+v", src, name, off, got, want)
+			}
+		}
+		// Ranges move both cursors: a start and an end at random.
+		x = newLineIndex("f.md", src, 0)
+		for i := 0; i+1 < len(offs); i += 2 {
+			s, e := min(offs[i], offs[i+1]), max(offs[i], offs[i+1])
+			if got := x.rng(s, e); got.Start != naive(s) || got.End != naive(e) {
+				t.Errorf("%q %s: rng(%d, %d) = %+v, want %+v to %+v", src, name, s, e, got, naive(s), naive(e))
 			}
 		}
 	}

@@ -236,15 +236,20 @@ func (c *compilation) stepList(doc ast.Node) *ast.List {
 // listSteps builds one step per item of the parts' lists. The blocks
 // between two parts are the detail of the step before them.
 func (c *compilation) listSteps(parts []listPart) []*stepBuild {
-	// One allocation for all steps instead of two per step: a skill's
+	// One allocation for all steps instead of two per step, and one for
+	// all their blocks, each step taking a capped slice of it: a skill's
 	// steps live and die together.
-	n := 0
+	n, nblocks := 0, 0
 	for _, p := range parts {
 		n += p.list.ChildCount()
+		for it := p.list.FirstChild(); it != nil; it = it.NextSibling() {
+			nblocks += it.ChildCount()
+		}
 	}
 	builds := make([]*stepBuild, 0, n)
 	buildSlab := make([]stepBuild, n)
 	stepSlab := make([]Step, n)
+	blockSlab := make([]ast.Node, 0, nblocks)
 	i := 0
 	for pi, p := range parts {
 		if pi > 0 && len(builds) > 0 {
@@ -306,9 +311,11 @@ func (c *compilation) listSteps(parts []listPart) []*stepBuild {
 			} else {
 				b.st.GoalRange = b.st.IDRange
 			}
+			from := len(blockSlab)
 			for n := first; n != nil; n = n.NextSibling() {
-				b.blocks = append(b.blocks, n)
+				blockSlab = append(blockSlab, n)
 			}
+			b.blocks = blockSlab[from:len(blockSlab):len(blockSlab)]
 			builds = append(builds, b)
 		}
 	}

@@ -17,11 +17,22 @@ func (s *Skill) Template() *graph.Template {
 		Entry:       s.Entry,
 		Steps:       make([]graph.Step, 0, len(s.Steps)),
 	}
+	// The steps' tool names share one backing array, each step taking a
+	// capped slice of it: one allocation per template, not one per step.
+	n := 0
 	for _, st := range s.Steps {
+		n += len(st.Tools)
+	}
+	names := make([]string, 0, n)
+	for _, st := range s.Steps {
+		from := len(names)
+		for _, tool := range st.Tools {
+			names = append(names, tool.Name)
+		}
 		t.Steps = append(t.Steps, graph.Step{
 			ID:               st.ID,
 			Goal:             st.Goal,
-			RecommendedTools: st.ToolNames(),
+			RecommendedTools: names[from:len(names):len(names)],
 			NextOnSuccess:    writtenTarget(st.Success),
 			NextOnFailure:    writtenTarget(st.Failure),
 			SuccessLabel:     st.Success.DisplayLabel(),

@@ -161,7 +161,10 @@ func check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) (com
 
 	var unknownRules compiler.Diagnostics
 	var sups *suppressions
-	if bytes.Contains(sk.Source, []byte("skillc-disable")) {
+	// Suppressions are HTML comments: looking for "<!--" first, whose
+	// '<' is rare in markdown, skips most files at a tenth of the cost of
+	// looking for "skillc-disable", whose 's' is everywhere.
+	if bytes.Contains(sk.Source, []byte("<!--")) && bytes.Contains(sk.Source, []byte("skillc-disable")) {
 		sups = parseSuppressions(sk, pass.Lines(), func(d compiler.Diagnostic) { unknownRules = append(unknownRules, d) })
 	}
 	out := found[:0]

@@ -3,7 +3,8 @@ package main
 
 import (
 	"os"
-	"runtime/debug"
+
+	"github.com/skillc/skillc/internal/gctune"
 )
 
 func main() {
@@ -11,27 +12,26 @@ func main() {
 	os.Exit(run(os.Args[1:], newIOStreams()))
 }
 
-// tuneGC makes `skillc lint` collect garbage half as often (GOGC=200).
-// Linting is a short batch job that allocates much (every file's markdown
-// tree) and keeps little (sources and findings). Whole-process
-// `/usr/bin/time -v skillc lint`, 10 paired rounds, medians, load average
-// 7 on 2 shared cores (CPU is user+sys):
+// tuneGC makes `skillc lint` and `skillc compile` collect garbage a
+// quarter as often as Go's default (GOGC=400). They are short batch jobs
+// that allocate much (every file's markdown tree) and keep little
+// (sources and findings): on 2,000 skills of 20 steps the collector ran
+// ~30 times on a 6-8 MB live heap at GOGC=200. Lint of those 2,000 skills
+// (callgrind instructions; whole-process CPU and RSS, one run each):
 //
-//	input                         GOGC=200    Go defaults  GOGC=200 + 64 MiB soft limit
-//	2,000 skills of 20 steps      0.45 s CPU  0.53 s       0.45 s
-//	                              60 MB RSS   48 MB        57 MB
-//	one skill of 100,000 steps    0.48 s CPU  0.53 s       1.18 s
-//	                              230 MB RSS  222 MB       181 MB
+//	GOGC   instructions  CPU     RSS
+//	200    3,144M        0.63 s  50 MB
+//	400    2,968M        0.54 s  68 MB
+//	800    2,894M        0.47 s  81 MB
 //
-// No soft memory limit: once the live heap passes it (one large skill
-// holds more than 64 MiB) the collector runs back to back, which made lint
-// super-linear in the size of a skill: 100,000 steps cost 16.8x the CPU of
-// 10,000 with the limit, 6.9x without (where process start-up dominates
-// the 10,000). Other commands, `skillc serve` above all, keep Go's
-// defaults, and so does a run with GOGC or GOMEMLIMIT set.
+// One skill of 100,000 steps (12 MB) lints in 1.41 s CPU and 613 MB at
+// 400, against 2.00 s and 543 MB at 200. No soft memory limit: once the
+// live heap passes it (one large skill holds more than 64 MiB) the
+// collector runs back to back, which made lint super-linear in the size of
+// a skill. Other commands, `skillc serve` above all, keep their own
+// settings, and a run with GOGC or GOMEMLIMIT set keeps those.
 func tuneGC(args []string) {
-	if len(args) == 0 || args[0] != "lint" || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
+	if len(args) > 0 && (args[0] == "lint" || args[0] == "compile") {
+		gctune.Set(400)
 	}
-	debug.SetGCPercent(200)
 }
