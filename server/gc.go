@@ -1,9 +1,6 @@
 package server
 
-import (
-	"os"
-	"runtime/debug"
-)
+import "github.com/skillc/skillc/internal/gctune"
 
 // GCPercent is the garbage collector's target (as GOGC) for a process that
 // serves. A call allocates about 150 KB, most of it short-lived (the SDK
@@ -13,10 +10,7 @@ import (
 // heap peaks near 16 MB instead of 5 MB.
 const GCPercent = 400
 
-// TuneGC sets GCPercent, unless GOGC in the environment says otherwise.
-// `skillc serve` calls it once at start.
-func TuneGC() {
-	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(GCPercent)
-	}
-}
+// TuneGC sets GCPercent, unless GOGC or GOMEMLIMIT in the environment says
+// otherwise (gctune, which lint and compile use too). `skillc serve` calls
+// it once at start.
+func TuneGC() { gctune.Set(GCPercent) }
