@@ -239,18 +239,34 @@ func mayAct(text string) bool {
 			j++
 		}
 		if j-i <= len(buf) {
-			w := buf[:0]
-			for _, c := range []byte(text[i:j]) {
-				if c >= 'A' && c <= 'Z' {
-					c += 'a' - 'A'
+			// Most words are lowercase already: they are looked up as
+			// they stand, and only a word with a capital is copied.
+			word := text[i:j]
+			if hasUpperASCII(word) {
+				w := buf[:0]
+				for _, c := range []byte(word) {
+					if c >= 'A' && c <= 'Z' {
+						c += 'a' - 'A'
+					}
+					w = append(w, c)
 				}
-				w = append(w, c)
+				word = string(w)
 			}
-			if opensAction(string(w)) {
+			if opensAction(word) {
 				return true
 			}
 		}
 		i = j
+	}
+	return false
+}
+
+// hasUpperASCII reports whether s holds an ASCII capital letter.
+func hasUpperASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			return true
+		}
 	}
 	return false
 }
