@@ -13,9 +13,11 @@ var RuleUnreadable = &Rule{
 be read (missing, no permission), or is refused by the file policy every
 command shares: only regular files are read (a FIFO or a device is never
 opened for reading), and a symlink only when it resolves inside the folder
-being read (for a file named directly: its folder). It is reported like any
-finding so the rest of the run goes on, and the run then exits with status
-2. It cannot be disabled.
+being read (for a file named directly: its folder). A folder named on the
+command line that holds no skill (no SKILL.md or skill.md anywhere below it
+that the config does not ignore) is reported so too, with how to start one
+(skillc init NAME). It is reported like any finding so the rest of the run
+goes on, and the run then exits with status 2. It cannot be disabled.
 
 Bad:
     skillc lint skils/      (a typo)
