@@ -33,31 +33,60 @@ func encodePNG(w io.Writer, img *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	prev := make([]byte, width*bpp)
-	cur := make([]byte, width*bpp)
 	row := make([]byte, 1+width*bpp)
 	row[0] = 2 // Up
-	for y := 0; y < height; y++ {
-		pix := img.Pix[(y)*img.Stride : (y)*img.Stride+width*4]
-		for x, j := 0, 0; x < width; x, j = x+1, j+bpp {
-			r, g, bl, a := pix[4*x], pix[4*x+1], pix[4*x+2], pix[4*x+3]
-			if !opaque && a != 0 && a != 0xff { // un-premultiply
-				r = uint8(uint32(r) * 0xff / uint32(a))
-				g = uint8(uint32(g) * 0xff / uint32(a))
-				bl = uint8(uint32(bl) * 0xff / uint32(a))
+	zero := make([]byte, 1+width*bpp)
+	zero[0] = 2
+	var prev []byte // the raw row above; nil for the first, which Up leaves as it is
+	if opaque {
+		// Opaque pixels are stored as they are (no un-premultiplying), so
+		// Up's difference is taken on the raw rows, with no copy of the
+		// converted row above kept, and a row equal to the one above (most
+		// of a step graph: white space and vertical edges) is all zeros
+		// without a look at its pixels.
+		for y := 0; y < height; y++ {
+			pix := img.Pix[y*img.Stride : y*img.Stride+width*4]
+			out := row
+			switch {
+			case prev != nil && bytes.Equal(pix, prev):
+				out = zero
+			case prev != nil:
+				for x, j := 0, 1; x < width; x, j = x+1, j+3 {
+					p, q := pix[4*x:4*x+3:4*x+3], prev[4*x:4*x+3:4*x+3]
+					row[j], row[j+1], row[j+2] = p[0]-q[0], p[1]-q[1], p[2]-q[2]
+				}
+			default:
+				for x, j := 0, 1; x < width; x, j = x+1, j+3 {
+					row[j], row[j+1], row[j+2] = pix[4*x], pix[4*x+1], pix[4*x+2]
+				}
 			}
-			cur[j], cur[j+1], cur[j+2] = r, g, bl
-			if !opaque {
-				cur[j+3] = a
+			if _, err := zw.Write(out); err != nil {
+				return err
 			}
+			prev = pix
 		}
-		for i := range cur {
-			row[1+i] = cur[i] - prev[i]
+	} else {
+		up := make([]byte, width*bpp)
+		cur := make([]byte, width*bpp)
+		for y := 0; y < height; y++ {
+			pix := img.Pix[y*img.Stride : y*img.Stride+width*4]
+			for x, j := 0, 0; x < width; x, j = x+1, j+4 {
+				r, g, bl, a := pix[4*x], pix[4*x+1], pix[4*x+2], pix[4*x+3]
+				if a != 0 && a != 0xff { // un-premultiply
+					r = uint8(uint32(r) * 0xff / uint32(a))
+					g = uint8(uint32(g) * 0xff / uint32(a))
+					bl = uint8(uint32(bl) * 0xff / uint32(a))
+				}
+				cur[j], cur[j+1], cur[j+2], cur[j+3] = r, g, bl, a
+			}
+			for i := range cur {
+				row[1+i] = cur[i] - up[i]
+			}
+			if _, err := zw.Write(row); err != nil {
+				return err
+			}
+			up, cur = cur, up
 		}
-		if _, err := zw.Write(row); err != nil {
-			return err
-		}
-		prev, cur = cur, prev
 	}
 	if err := zw.Close(); err != nil {
 		return err

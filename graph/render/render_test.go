@@ -408,6 +408,9 @@ func TestEncodePNG(t *testing.T) {
 				img.Pix[i-c] = min(img.Pix[i-c], img.Pix[i]) // premultiplied
 			}
 		}
+		// A row equal to the one above, which the opaque encoder writes
+		// without looking at its pixels.
+		copy(img.Pix[2*img.Stride:3*img.Stride], img.Pix[img.Stride:2*img.Stride])
 		var buf bytes.Buffer
 		if err := encodePNG(&buf, img); err != nil {
 			t.Fatal(err)
