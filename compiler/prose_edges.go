@@ -401,7 +401,13 @@ func proseOnly(src []byte, blank [][2]int) string {
 		} else {
 			end += off
 		}
-		trimmed := bytes.TrimLeft(b[off:end], " \t>")
+		// A loop, not bytes.TrimLeft, which builds a set from its cutset
+		// on every call: this runs on every line of every step.
+		i := off
+		for i < end && (b[i] == ' ' || b[i] == '\t' || b[i] == '>') {
+			i++
+		}
+		trimmed := b[i:end]
 		switch {
 		case fence != nil:
 			done := bytes.HasPrefix(trimmed, fence)
