@@ -381,6 +381,13 @@ func phases(s *Skill) bool {
 // every other byte keeps its offset, so offsets into the text are offsets
 // into src.
 func proseOnly(src []byte, blank [][2]int) string {
+	// Most steps hold no code and no comment: their lines are not read one
+	// by one, and with nothing else to blank the text is src as it stands,
+	// copied once.
+	fenced := bytes.Contains(src, []byte("```")) || bytes.Contains(src, []byte("~~~"))
+	if len(blank) == 0 && !fenced && !bytes.Contains(src, []byte("<!--")) {
+		return string(src)
+	}
 	b := bytes.Clone(src)
 	clear := func(a, z int) {
 		a, z = max(a, 0), min(z, len(b))
@@ -394,7 +401,7 @@ func proseOnly(src []byte, blank [][2]int) string {
 		clear(r[0], r[1])
 	}
 	var fence []byte
-	for off := 0; off < len(b); {
+	for off := 0; fenced && off < len(b); {
 		end := bytes.IndexByte(b[off:], '\n')
 		if end < 0 {
 			end = len(b)
