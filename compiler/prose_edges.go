@@ -381,6 +381,13 @@ func phases(s *Skill) bool {
 // every other byte keeps its offset, so offsets into the text are offsets
 // into src.
 func proseOnly(src []byte, blank [][2]int) string {
+	// Most steps hold no code and no comment: their lines are not read one
+	// by one, and with nothing else to blank the text is src as it stands,
+	// copied once.
+	fenced := bytes.Contains(src, []byte("```")) || bytes.Contains(src, []byte("~~~"))
+	if len(blank) == 0 && !fenced && !bytes.Contains(src, []byte("<!--")) {
+		return string(src)
+	}
 	b := bytes.Clone(src)
 	clear := func(a, z int) {
 		a, z = max(a, 0), min(z, len(b))
@@ -394,14 +401,20 @@ func proseOnly(src []byte, blank [][2]int) string {
 		clear(r[0], r[1])
 	}
 	var fence []byte
-	for off := 0; off < len(b); {
+	for off := 0; fenced && off < len(b); {
 		end := bytes.IndexByte(b[off:], '\n')
 		if end < 0 {
 			end = len(b)
 		} else {
 			end += off
 		}
-		trimmed := bytes.TrimLeft(b[off:end], " \t>")
+		// A loop, not bytes.TrimLeft, which builds a set from its cutset
+		// on every call: this runs on every line of every step.
+		i := off
+		for i < end && (b[i] == ' ' || b[i] == '\t' || b[i] == '>') {
+			i++
+		}
+		trimmed := b[i:end]
 		switch {
 		case fence != nil:
 			done := bytes.HasPrefix(trimmed, fence)

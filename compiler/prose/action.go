@@ -65,6 +65,15 @@ func guarded(ts []token, i int) bool {
 	return false
 }
 
+// openers are the words opensAction accepts, for mayAct's length table;
+// TestOpeners keeps the two the same.
+var openers = []string{
+	"wait", "done", "finished", "until", "expect", "block", "blocks",
+	"go", "continue", "proceed", "skip", "jump", "move", "head", "advance", "resume", "come",
+	"return", "loop", "restart", "start", "starting", "begin",
+	"repeat", "retry", "stop", "abort", "halt",
+}
+
 // opensAction reports whether w is a word an action can begin with. Every
 // edge, wait, global statement and unread the reader reports is read by
 // action from such a word, so a text without one reads as nothing

@@ -1,9 +1,14 @@
 package prose
 
 import (
+	"go/ast"
+	"go/parser"
+	gotoken "go/token"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -64,4 +69,35 @@ func FuzzPrefilter(f *testing.F) {
 			t.Fatalf("Read(%q) differs from the reader's %s", text, show(want))
 		}
 	})
+}
+
+// TestOpeners: openers lists exactly the words opensAction accepts, the
+// string literals of opensAction, isActionVerb and moveVerb.
+func TestOpeners(t *testing.T) {
+	f, err := parser.ParseFile(gotoken.NewFileSet(), "action.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var words []string
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && (fn.Name.Name == "opensAction" || fn.Name.Name == "isActionVerb" || fn.Name.Name == "moveVerb") {
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if l, ok := n.(*ast.BasicLit); ok && l.Kind == gotoken.STRING {
+					w, _ := strconv.Unquote(l.Value)
+					words = append(words, w)
+				}
+				return true
+			})
+		}
+	}
+	slices.Sort(words)
+	want := slices.Sorted(slices.Values(openers))
+	if !slices.Equal(words, want) {
+		t.Errorf("opensAction accepts %q, openers are %q", words, want)
+	}
+	for _, w := range openers {
+		if !opensAction(w) || !mayAct(strings.ToUpper(w)) {
+			t.Errorf("opener %q: opensAction %v, mayAct(%q) %v", w, opensAction(w), strings.ToUpper(w), mayAct(strings.ToUpper(w)))
+		}
+	}
 }

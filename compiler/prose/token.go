@@ -223,52 +223,77 @@ func fold(w string) string {
 // before one), lowercased, so a run that is no opener is no opener's
 // token. Text with any other byte goes to the reader, because lowercasing
 // can make ASCII of it ("\u212a" is "k").
+//
+// It runs on every step's prose, and most words open nothing, so it is
+// built for speed: one table look-up a byte, and a word is lowercased and
+// looked up only when an opener starts with its first letter and has its
+// length (openerLens).
 func mayAct(text string) bool {
-	var buf [16]byte // longer than any opener
 	for i := 0; i < len(text); {
-		c := text[i]
-		if c >= utf8.RuneSelf {
-			return true
-		}
-		if !isAlnumASCII(c) {
+		switch byteClass[text[i]] {
+		case byteOther:
 			i++
 			continue
+		case byteNonASCII:
+			return true
 		}
-		j := i
-		for j < len(text) && isAlnumASCII(text[j]) {
+		j := i + 1
+		for j < len(text) && byteClass[text[j]] == byteWord {
 			j++
 		}
-		if j-i <= len(buf) {
-			// Most words are lowercase already: they are looked up as
-			// they stand, and only a word with a capital is copied.
-			word := text[i:j]
-			if hasUpperASCII(word) {
-				w := buf[:0]
-				for _, c := range []byte(word) {
-					if c >= 'A' && c <= 'Z' {
-						c += 'a' - 'A'
-					}
-					w = append(w, c)
-				}
-				word = string(w)
-			}
-			if opensAction(word) {
-				return true
-			}
+		if openerLens[text[i]]>>(j-i)&1 != 0 && opensAction(lowerASCII(text[i:j])) {
+			return true
 		}
 		i = j
 	}
 	return false
 }
 
-// hasUpperASCII reports whether s holds an ASCII capital letter.
-func hasUpperASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 'A' && s[i] <= 'Z' {
-			return true
+// Byte classes for mayAct: an ASCII letter or digit, a byte of a non-ASCII
+// character, or any other byte.
+const (
+	byteOther uint8 = iota
+	byteWord
+	byteNonASCII
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= utf8.RuneSelf:
+			t[c] = byteNonASCII
+		case isAlnumASCII(byte(c)):
+			t[c] = byteWord
 		}
 	}
-	return false
+	return t
+}()
+
+// openerLens[c] has bit n set when an opener of n bytes starts with c, in
+// either case.
+var openerLens = func() (t [256]uint16) {
+	for _, w := range openers {
+		t[w[0]] |= 1 << len(w)
+		t[w[0]-'a'+'A'] |= 1 << len(w)
+	}
+	return t
+}()
+
+// lowerASCII lowercases an ASCII word, copying it only when it has a
+// capital.
+func lowerASCII(w string) string {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 'A' && w[i] <= 'Z' {
+			b := []byte(w)
+			for k, c := range b {
+				if c >= 'A' && c <= 'Z' {
+					b[k] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return w
 }
 
 // hasArrow reports whether text holds an arrow, after which a step may be
