@@ -160,33 +160,42 @@ func terminalAttrs(t int, copy, reached bool) string {
 		dotQuote(colorFailure), dotQuote(colorFailFill), dotQuote(colorFailure), size)
 }
 
-// nodeHTML is a step's label as a Graphviz HTML-like label: the ID in bold,
-// the goal wrapped, the tools in small grey type, what it waits for in
-// italics and, under an overlay, its status line in bold.
+// nodeHTML is a step's label as a Graphviz HTML-like label (stepLabel),
+// the tools in small grey type, a line each.
 func nodeHTML(st *Step, status string) string {
+	return stepLabel(st, status, htmlEscape, func(b *strings.Builder, lines []string) {
+		for _, line := range lines {
+			fmt.Fprintf(b, `<br/><font point-size="9" color="%s">%s</font>`, colorToolsLabel, htmlEscape(line))
+		}
+	})
+}
+
+// stepLabel is a step's label in the HTML subset Graphviz and Mermaid both
+// read: the ID in bold, the goal wrapped, the tools as tools writes their
+// wrapped lines, what it waits for in italics and, under an overlay, its
+// status line in bold. esc escapes text for the one or the other.
+func stepLabel(st *Step, status string, esc func(string) string, tools func(b *strings.Builder, lines []string)) string {
 	var b strings.Builder
 	b.WriteString("<b>")
-	b.WriteString(htmlEscape(st.ID))
+	b.WriteString(esc(st.ID))
 	b.WriteString("</b>")
 	for _, line := range wrap(st.Goal, wrapWidth) {
 		b.WriteString("<br/>")
-		b.WriteString(htmlEscape(line))
+		b.WriteString(esc(line))
 	}
 	if len(st.RecommendedTools) > 0 {
-		for _, line := range wrap("tools: "+strings.Join(st.RecommendedTools, ", "), wrapWidth) {
-			fmt.Fprintf(&b, `<br/><font point-size="9" color="%s">%s</font>`, colorToolsLabel, htmlEscape(line))
-		}
+		tools(&b, wrap("tools: "+strings.Join(st.RecommendedTools, ", "), wrapWidth))
 	}
 	if st.WaitFor != "" {
 		for _, line := range wrap(waitsLine(st), wrapWidth) {
 			b.WriteString("<br/><i>")
-			b.WriteString(htmlEscape(line))
+			b.WriteString(esc(line))
 			b.WriteString("</i>")
 		}
 	}
 	if status != "" {
 		b.WriteString("<br/><b>")
-		b.WriteString(htmlEscape(status))
+		b.WriteString(esc(status))
 		b.WriteString("</b>")
 	}
 	return b.String()

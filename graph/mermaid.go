@@ -199,38 +199,19 @@ func mermaidStateClass(s State) string {
 	return "step"
 }
 
+// mermaidNodeLabel is a step's label for Mermaid (stepLabel), the tools in
+// one <small> block.
 func mermaidNodeLabel(st *Step, status string) string {
-	var b strings.Builder
-	b.WriteString("<b>")
-	b.WriteString(mermaidEscape(st.ID))
-	b.WriteString("</b>")
-	for _, line := range wrap(st.Goal, wrapWidth) {
-		b.WriteString("<br/>")
-		b.WriteString(mermaidEscape(line))
-	}
-	if len(st.RecommendedTools) > 0 {
+	return stepLabel(st, status, mermaidEscape, func(b *strings.Builder, lines []string) {
 		b.WriteString("<br/><small>")
-		for i, line := range wrap("tools: "+strings.Join(st.RecommendedTools, ", "), wrapWidth) {
+		for i, line := range lines {
 			if i > 0 {
 				b.WriteString("<br/>")
 			}
 			b.WriteString(mermaidEscape(line))
 		}
 		b.WriteString("</small>")
-	}
-	if st.WaitFor != "" {
-		for _, line := range wrap(waitsLine(st), wrapWidth) {
-			b.WriteString("<br/><i>")
-			b.WriteString(mermaidEscape(line))
-			b.WriteString("</i>")
-		}
-	}
-	if status != "" {
-		b.WriteString("<br/><b>")
-		b.WriteString(mermaidEscape(status))
-		b.WriteString("</b>")
-	}
-	return b.String()
+	})
 }
 
 // mermaidEscape makes text safe inside a Mermaid "..." label, which Mermaid
