@@ -26,7 +26,12 @@ Good:
     1. Already credited in this thread?
        - yes: end
        - no: 2
-    2. List ACAT transfers.`,
+    2. List ACAT transfers.
+
+A "no" edge that skillc read from the write-up (FORMAT 6.4: prose such as "If
+not, go to 4", or the shape of a checklist of questions, where either answer
+goes on) is not the default: the inferred info reports that reading and the
+annotation that says the same, so this rule does not warn again.`,
 	Requires: []*Analysis{GraphAnalysis},
 	Run:      runQuestionWithoutBranch,
 }
@@ -35,6 +40,11 @@ func runQuestionWithoutBranch(p *Pass) {
 	t := p.ResultOf(GraphAnalysis).(*GraphResult).Template
 	for i, st := range p.Skill.Steps {
 		if !strings.HasSuffix(strings.TrimSpace(st.Goal), "?") || st.Success.Explicit && st.Failure.Explicit {
+			continue
+		}
+		if !st.Failure.Explicit && st.Failure.From != "" {
+			// The harm this rule prevents is the default "no fails the plan";
+			// an inferred "no" is the author's, reported by inferred.
 			continue
 		}
 		var missing []string
