@@ -9,10 +9,11 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/goccy/go-graphviz"
-	"github.com/goccy/go-graphviz/gvc"
 	"github.com/golang/freetype/raster"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
@@ -20,23 +21,18 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// pngEngine draws Graphviz's PNG: Graphviz lays out and says what to draw
-// (shapes and text in points, with the job's scale and translation), and
-// this draws it, antialiased, on an RGBA image. It replaces go-graphviz's
-// own PNG renderer, which loses bold, draws text in a font whose widths are
-// not the ones Graphviz laid the labels out with (off-centre lines),
-// scales neither line widths nor text with the dpi, fills every shape
-// (the fill flag reaches the plugin as true for every shape), and spends
-// time in proportion to the whole picture's height on every shape (1,000
-// steps took two minutes). Hand-written because no maintained Go library
-// rasterises Graphviz output in process.
-//
-// What is filled: an edge's curve is stroked, its arrowhead filled and
-// outlined; a node's first shape is filled when its style says so, then
-// every shape is outlined. A node with peripheries (end's double circle, a
-// waiting step's double border) is drawn innermost first, and Graphviz
-// fills only that one, else the outer fill would cover the inner line. The
-// background is filled white, as dot -Tpng does.
+// A PNG is drawn here, not by a Graphviz renderer: Graphviz lays the graph
+// out and writes it as json with its xdot drawing operations (every shape's
+// points, every curve's control points, every text's position, font and
+// width, in points), and canvas draws those, antialiased, on an RGBA
+// image. Graphviz's own PNG renderer is not in the WebAssembly build, and
+// go-graphviz's, which we used before, loses bold, sets text in a font
+// whose widths are not the ones Graphviz laid the labels out with
+// (off-centre lines) and fills every shape; drawing through its Go plugin
+// API instead took 2.5 s of bridge calls for 1,000 steps (thousands of
+// WebAssembly calls, several a coordinate), where the json is one call.
+// Hand-written because no maintained Go library draws Graphviz's output
+// (xdot or json) in process.
 //
 // Text is set in Liberation Sans (embedded, SIL OFL; fonts/LICENSE), whose
 // widths are Arial's, the widths Graphviz's layout assumes for Helvetica
@@ -45,20 +41,9 @@ import (
 // Liberation Sans Bold. Line widths, dashes and text scale with the
 // picture, so --scale 2 is the scale 1 picture drawn sharper, not thinner.
 //
-// Drawings are made one at a time (Renderer's lock), so one engine serves.
-type pngEngine struct {
-	*gvc.DefaultRenderEngine
-
-	img    *image.RGBA
-	paint  *raster.RGBAPainter
-	ras    *raster.Rasterizer
-	shapes int // shapes drawn of the current node
-	faces  map[faceKey]font.Face
-
-	// device = k * (scale * (p + translation)), y flipped; k shrinks a
-	// picture that would exceed maxPixels.
-	sx, sy, tx, ty float64
-}
+// What the DOT may ask of dot -Tpng that this does not draw: size and
+// ratio (the picture is always the layout at the scale), rotate, and
+// images in nodes.
 
 // maxPixels bounds a PNG's size (4 bytes a pixel in memory, 256 MB): a
 // larger picture is drawn smaller to fit, as dot -Tpng does for Cairo's
@@ -70,55 +55,58 @@ var maxPixels = 1 << 26
 // share.
 const maxSide = 32767
 
-var (
-	//go:embed fonts/LiberationSans-Regular.ttf
-	regularTTF []byte
-	//go:embed fonts/LiberationSans-Bold.ttf
-	boldTTF []byte
-
-	fontsOnce           sync.Once
-	regularFont, boldFt *sfnt.Font
-	fontsErr            error
-)
-
-type faceKey struct {
-	bold bool
-	size float64 // in pixels
-}
-
-// face returns the embedded font at size pixels. A face is not safe for
-// concurrent use, so each engine keeps its own.
-func (e *pngEngine) face(bold bool, size float64) (font.Face, error) {
-	fontsOnce.Do(func() {
-		if regularFont, fontsErr = opentype.Parse(regularTTF); fontsErr == nil {
-			boldFt, fontsErr = opentype.Parse(boldTTF)
-		}
-	})
-	if fontsErr != nil {
-		return nil, fmt.Errorf("embedded font: %w", fontsErr)
+// drawPNG lays out g and draws it as a PNG at scale times dot -Tpng's
+// size (96 dpi).
+func (r *Renderer) drawPNG(ctx context.Context, g *graphviz.Graph, scale float64) ([]byte, error) {
+	var js bytes.Buffer
+	if err := r.gv.Render(ctx, g, "json", &js); err != nil {
+		return nil, fmt.Errorf("graphviz cannot lay out the graph: %w", err)
 	}
-	k := faceKey{bold, math.Round(size*64) / 64}
-	if f, ok := e.faces[k]; ok {
-		return f, nil
-	}
-	ft := regularFont
-	if bold {
-		ft = boldFt
-	}
-	f, err := opentype.NewFace(ft, &opentype.FaceOptions{Size: k.size, DPI: 72, Hinting: font.HintingNone})
+	l, err := parseLayout(js.Bytes())
 	if err != nil {
 		return nil, err
 	}
-	if e.faces == nil {
-		e.faces = map[faceKey]font.Face{}
+	c, err := newCanvas(l, scale, &r.fonts)
+	if err != nil {
+		return nil, err
 	}
-	e.faces[k] = f
-	return f, nil
+	if err := c.drawLayout(l); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := encodePNG(&out, c.img); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
 
-func (e *pngEngine) BeginPage(_ context.Context, job *gvc.Job) (err error) {
-	defer recoverTo(&err)
-	w, h := float64(job.Width()), float64(job.Height())
+// canvas is a picture being drawn from a layout.
+type canvas struct {
+	img   *image.RGBA
+	paint *raster.RGBAPainter
+	ras   *raster.Rasterizer
+	fonts *fontCache
+
+	// A point (x, y) of the layout (y up) is at pixel
+	// (k*(x-left), k*(top-y)).
+	k, left, top float64
+}
+
+// newCanvas makes the picture for l at scale: the bounding box and the
+// pad at 96*scale dpi, drawn smaller if that would exceed maxPixels or
+// maxSide.
+func newCanvas(l *layout, scale float64, fonts *fontCache) (*canvas, error) {
+	llx, lly, urx, ury, err := l.box()
+	if err != nil {
+		return nil, err
+	}
+	px, py, err := l.padding()
+	if err != nil {
+		return nil, err
+	}
+	perPoint := 96 * scale / 72
+	// Graphviz rounds the page to whole pixels.
+	w, h := math.Round((urx-llx+2*px)*perPoint), math.Round((ury-lly+2*py)*perPoint)
 	k := 1.0
 	if w*h > float64(maxPixels) {
 		k = math.Sqrt(float64(maxPixels) / (w * h))
@@ -126,31 +114,198 @@ func (e *pngEngine) BeginPage(_ context.Context, job *gvc.Job) (err error) {
 	if m := math.Max(w, h) * k; m > maxSide {
 		k *= maxSide / m
 	}
-	s, t := job.Scale(), job.Translation()
-	e.sx, e.sy, e.tx, e.ty = k*s.X(), k*s.Y(), t.X(), t.Y()
 	iw, ih := max(1, int(math.Ceil(w*k))), max(1, int(math.Ceil(h*k)))
-	e.img = image.NewRGBA(image.Rect(0, 0, iw, ih)) // transparent until Graphviz draws the background
-	e.paint = raster.NewRGBAPainter(e.img)
-	e.ras = raster.NewRasterizer(0, 0)
-	e.ras.UseNonZeroWinding = true
+	img := image.NewRGBA(image.Rect(0, 0, iw, ih)) // transparent until the background is drawn
+	ras := raster.NewRasterizer(0, 0)
+	ras.UseNonZeroWinding = true
+	return &canvas{
+		img: img, paint: raster.NewRGBAPainter(img), ras: ras, fonts: fonts,
+		k: k * perPoint, left: llx - px, top: ury + py,
+	}, nil
+}
+
+// drawLayout draws l in the order dot -Tpng does: the background and the
+// graph's label, the clusters, then the nodes and edges in the order of
+// the DOT's outputorder (by default each node, then for each of its edges
+// the head node and the edge).
+func (c *canvas) drawLayout(l *layout) error {
+	if err := c.drawOps(l.Draw, true); err != nil {
+		return err
+	}
+	if err := c.drawOps(l.LDraw, false); err != nil {
+		return err
+	}
+	if l.SubgraphCount > len(l.Objects) {
+		return fmt.Errorf("graphviz's layout: %d subgraphs of %d objects", l.SubgraphCount, len(l.Objects))
+	}
+	for i := range l.Objects[:l.SubgraphCount] {
+		if err := c.drawItem(&l.Objects[i]); err != nil {
+			return err
+		}
+	}
+	nodes := l.Objects[l.SubgraphCount:]
+	byID := make(map[int]int, len(nodes)) // a node's ID -> its index in nodes
+	for i := range nodes {
+		byID[nodes[i].ID] = i
+	}
+	drawn := make([]bool, len(nodes))
+	drawNode := func(id int) error {
+		i, ok := byID[id]
+		if !ok {
+			return fmt.Errorf("graphviz's layout: an edge's node %d is not in the graph", id)
+		}
+		if drawn[i] {
+			return nil
+		}
+		drawn[i] = true
+		return c.drawItem(&nodes[i])
+	}
+	drawNodes := func() error {
+		for i := range nodes {
+			if err := drawNode(nodes[i].ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	drawEdges := func() error {
+		for i := range l.Edges {
+			if err := c.drawItem(&l.Edges[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	switch l.OutputOrder {
+	case "nodesfirst":
+		if err := drawNodes(); err != nil {
+			return err
+		}
+		return drawEdges()
+	case "edgesfirst":
+		if err := drawEdges(); err != nil {
+			return err
+		}
+		return drawNodes()
+	}
+	out := make([][]int, len(nodes)) // a node's edges, by index in l.Edges
+	for i, e := range l.Edges {
+		t, ok := byID[e.Tail]
+		if !ok {
+			return fmt.Errorf("graphviz's layout: edge %d's tail %d is not in the graph", e.ID, e.Tail)
+		}
+		out[t] = append(out[t], i)
+	}
+	for i := range nodes {
+		if err := drawNode(nodes[i].ID); err != nil {
+			return err
+		}
+		for _, j := range out[i] {
+			if err := drawNode(l.Edges[j].Head); err != nil {
+				return err
+			}
+			if err := c.drawItem(&l.Edges[j]); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
-func (e *pngEngine) EndPage(_ context.Context, job *gvc.Job) (err error) {
-	defer recoverTo(&err)
-	var buf bytes.Buffer
-	if err := encodePNG(&buf, e.img); err != nil {
-		return err
+// drawItem draws a subgraph's, node's or edge's attributes in Graphviz's
+// order: the shape or curve, its arrowheads, then its labels.
+func (c *canvas) drawItem(it *layoutItem) error {
+	for _, ops := range [][]xdotOp{it.Draw, it.TailDraw, it.HeadDraw, it.LabelDraw, it.HeadLDraw, it.TailLDraw, it.XLabelDraw} {
+		if err := c.drawOps(ops, false); err != nil {
+			return err
+		}
 	}
-	job.SetOutputData(buf.Bytes())
-	job.SetOutputDataPosition(uint(buf.Len()))
-	e.img, e.paint = nil, nil
 	return nil
+}
+
+// pen is the drawing state within one attribute's operations: each
+// attribute starts from Graphviz's defaults.
+type pen struct {
+	line, fill color.NRGBA
+	width      float64   // in points
+	dashes     []float64 // in points; nil for a solid line
+	invisible  bool
+	fontSize   float64
+	fontFace   string
+	fontFlags  int
+}
+
+// drawOps draws one attribute's operations. When background is set, the
+// first filled polygon is the graph's background (over the bounding box,
+// or the box and the pad) and fills the whole picture, pad included, as
+// dot -Tpng's does.
+func (c *canvas) drawOps(ops []xdotOp, background bool) error {
+	black := color.NRGBA{A: 0xff}
+	p := pen{line: black, fill: black, width: 1, fontSize: 14, fontFace: "Times-Roman"}
+	for i := range ops {
+		op := &ops[i]
+		var err error
+		switch op.Op {
+		case "c":
+			p.line, err = opColor(op)
+		case "C":
+			p.fill, err = opColor(op)
+		case "S":
+			p.setStyle(op.Style)
+		case "F":
+			p.fontSize, p.fontFace = op.Size, op.Face
+		case "t":
+			p.fontFlags = op.FontChar
+		case "T":
+			err = c.text(op, &p)
+		case "E", "e":
+			if len(op.Rect) != 4 {
+				return fmt.Errorf("graphviz's layout: an ellipse of %d numbers", len(op.Rect))
+			}
+			c.draw(c.ellipse(op.Rect), op.Op == "E", &p)
+		case "P", "p", "L":
+			if op.Op == "P" && background {
+				background = false
+				draw.Draw(c.img, c.img.Bounds(), image.NewUniform(p.fill), image.Point{}, draw.Src)
+				continue
+			}
+			c.draw(c.polygon(op.Points, op.Op != "L"), op.Op == "P", &p)
+		case "B", "b":
+			// Graphviz's json has B for the filled B-spline and b for the
+			// outlined one, as E/e and P/p (its xdot text has them the other
+			// way round).
+			c.draw(c.bezier(op.Points), op.Op == "B", &p)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setStyle takes an S operation's style.
+func (p *pen) setStyle(s string) {
+	switch {
+	case s == "solid":
+		p.dashes = nil
+	case s == "dashed": // Cairo's pattern, which dot -Tpng draws with
+		p.dashes = []float64{6, 6}
+	case s == "dotted":
+		p.dashes = []float64{2, 6}
+	case s == "invis":
+		p.invisible = true
+	case s == "bold":
+		p.width = 2
+	case strings.HasPrefix(s, "setlinewidth(") && strings.HasSuffix(s, ")"):
+		if w, err := strconv.ParseFloat(s[len("setlinewidth("):len(s)-1], 64); err == nil {
+			p.width = w
+		}
+	}
 }
 
 // pt maps a point of the layout to the picture.
-func (e *pngEngine) pt(p *gvc.PointFloat) point {
-	return point{e.sx * (p.X() + e.tx), -e.sy * (p.Y() + e.ty)}
+func (c *canvas) pt(x, y float64) point {
+	return point{c.k * (x - c.left), c.k * (c.top - y)}
 }
 
 type point struct{ x, y float64 }
@@ -162,216 +317,123 @@ type shape struct {
 	closed bool
 }
 
-func (e *pngEngine) BeginNode(_ context.Context, _ *gvc.Job) error {
-	e.shapes = 0
-	return nil
+func (s *shape) lineTo(q point) {
+	p := s.pts[len(s.pts)-1]
+	s.pts = append(s.pts, p, q, q)
 }
 
-// nodeFilled reports whether the node shape drawn now is to be filled:
-// the node's style says so, and it is the node's first shape.
-func (e *pngEngine) nodeFilled(job *gvc.Job) bool {
-	first := e.shapes == 0
-	e.shapes++
-	return first && job.Object().Fill() != gvc.FillNone
-}
-
-// filled decides whether a closed shape is filled (see pngEngine).
-func (e *pngEngine) filled(job *gvc.Job, flag bool) bool {
-	switch job.Object().Type() {
-	case gvc.EdgeObjectType:
-		return true // arrowheads
-	case gvc.NodeObjectType:
-		return e.nodeFilled(job)
-	}
-	return flag // the background, clusters
-}
-
-func (e *pngEngine) Polygon(_ context.Context, job *gvc.Job, a []*gvc.PointFloat, filled bool) (err error) {
-	defer recoverTo(&err)
-	s := shape{closed: true}
-	for i, p := range a {
-		q := e.pt(p)
+// polygon is the path through pts, back to the first if closed.
+func (c *canvas) polygon(pts [][2]float64, closed bool) shape {
+	s := shape{closed: closed}
+	for i, p := range pts {
+		q := c.pt(p[0], p[1])
 		if i == 0 {
 			s.pts = append(s.pts, q)
 			continue
 		}
 		s.lineTo(q)
 	}
-	s.lineTo(s.pts[0])
-	e.draw(job, s, e.filled(job, filled))
-	return nil
+	if closed && len(s.pts) > 0 {
+		s.lineTo(s.pts[0])
+	}
+	return s
 }
 
-func (s *shape) lineTo(q point) {
-	p := s.pts[len(s.pts)-1]
-	s.pts = append(s.pts, p, q, q)
-}
-
-func (e *pngEngine) Ellipse(_ context.Context, job *gvc.Job, a []*gvc.PointFloat, filled bool) (err error) {
-	defer recoverTo(&err)
-	c, r := e.pt(a[0]), e.pt(a[1])
-	rx, ry := math.Abs(r.x-c.x), math.Abs(r.y-c.y)
+// ellipse is the ellipse of centre r[0], r[1] and radii r[2], r[3].
+func (c *canvas) ellipse(r []float64) shape {
+	ctr := c.pt(r[0], r[1])
+	rx, ry := c.k*math.Abs(r[2]), c.k*math.Abs(r[3])
 	const kappa = 0.5522847498 // four cubics make a circle
 	kx, ky := kappa*rx, kappa*ry
-	s := shape{closed: true, pts: []point{
-		{c.x + rx, c.y},
-		{c.x + rx, c.y + ky}, {c.x + kx, c.y + ry}, {c.x, c.y + ry},
-		{c.x - kx, c.y + ry}, {c.x - rx, c.y + ky}, {c.x - rx, c.y},
-		{c.x - rx, c.y - ky}, {c.x - kx, c.y - ry}, {c.x, c.y - ry},
-		{c.x + kx, c.y - ry}, {c.x + rx, c.y - ky}, {c.x + rx, c.y},
+	return shape{closed: true, pts: []point{
+		{ctr.x + rx, ctr.y},
+		{ctr.x + rx, ctr.y + ky}, {ctr.x + kx, ctr.y + ry}, {ctr.x, ctr.y + ry},
+		{ctr.x - kx, ctr.y + ry}, {ctr.x - rx, ctr.y + ky}, {ctr.x - rx, ctr.y},
+		{ctr.x - rx, ctr.y - ky}, {ctr.x - kx, ctr.y - ry}, {ctr.x, ctr.y - ry},
+		{ctr.x + kx, ctr.y - ry}, {ctr.x + rx, ctr.y - ky}, {ctr.x + rx, ctr.y},
 	}}
-	e.draw(job, s, e.filled(job, filled))
-	return nil
 }
 
-func (e *pngEngine) BezierCurve(_ context.Context, job *gvc.Job, a []*gvc.PointFloat, filled bool) (err error) {
-	defer recoverTo(&err)
+// bezier is the cubic B-spline through pts (a start, 3 points a segment),
+// closed when it ends where it starts (a rounded box).
+func (c *canvas) bezier(pts [][2]float64) shape {
 	s := shape{}
-	for i := 0; i < len(a); i++ {
-		s.pts = append(s.pts, e.pt(a[i]))
+	for _, p := range pts[:1+max(0, len(pts)-1)/3*3] {
+		s.pts = append(s.pts, c.pt(p[0], p[1]))
 	}
-	s.pts = s.pts[:1+(len(s.pts)-1)/3*3]
-	first, last := s.pts[0], s.pts[len(s.pts)-1]
-	s.closed = len(s.pts) > 1 && math.Abs(first.x-last.x) < 1e-6 && math.Abs(first.y-last.y) < 1e-6
-	fill := false
-	switch job.Object().Type() {
-	case gvc.NodeObjectType:
-		fill = e.nodeFilled(job) // rounded boxes
-	case gvc.EdgeObjectType:
-	default:
-		fill = filled && s.closed
+	if n := len(s.pts); n > 1 {
+		first, last := s.pts[0], s.pts[n-1]
+		s.closed = math.Abs(first.x-last.x) < 1e-6 && math.Abs(first.y-last.y) < 1e-6
 	}
-	e.draw(job, s, fill)
-	return nil
+	return s
 }
 
-func (e *pngEngine) Polyline(_ context.Context, job *gvc.Job, a []*gvc.PointFloat) (err error) {
-	defer recoverTo(&err)
-	s := shape{}
-	for i, p := range a {
-		if i == 0 {
-			s.pts = append(s.pts, e.pt(p))
-			continue
-		}
-		s.lineTo(e.pt(p))
-	}
-	e.draw(job, s, false)
-	return nil
-}
-
-// draw fills s with the object's fill colour if fill, then strokes it with
-// its pen.
-func (e *pngEngine) draw(job *gvc.Job, s shape, fill bool) {
-	if len(s.pts) < 4 {
+// draw fills s with the pen's fill colour if fill, then strokes it.
+func (c *canvas) draw(s shape, fill bool, p *pen) {
+	if len(s.pts) < 4 || p.invisible {
 		return
 	}
-	o := job.Object()
-	if fill {
-		if c := rgba(o.FillColor()); c.A > 0 {
-			e.fill(s, c)
-		}
+	if fill && p.fill.A > 0 {
+		c.fill(s, p.fill)
 	}
-	if o.Pen() == gvc.PenNone {
+	w := p.width * c.k
+	if p.line.A == 0 || w <= 0 {
 		return
 	}
-	c := rgba(o.PenColor())
-	if c.A == 0 {
-		return
-	}
-	w := o.PenWidth() * e.sx
-	if w <= 0 {
-		return
-	}
-	// Cairo's patterns, which dot -Tpng draws with, in points.
 	var dashes []float64
-	switch o.Pen() {
-	case gvc.PenDashed:
-		dashes = []float64{6 * e.sx, 6 * e.sx}
-	case gvc.PenDotted:
-		dashes = []float64{2 * e.sx, 6 * e.sx}
+	for _, d := range p.dashes {
+		dashes = append(dashes, d*c.k)
 	}
-	e.stroke(s, w, dashes, c)
-}
-
-func rgba(c *gvc.Color) color.NRGBA {
-	if c == nil {
-		return color.NRGBA{}
-	}
-	v := c.RGBAUint()
-	return color.NRGBA{uint8(v[0]), uint8(v[1]), uint8(v[2]), uint8(v[3])}
+	c.stroke(s, w, dashes, p.line)
 }
 
 func fx(p point) fixed.Point26_6 {
 	return fixed.Point26_6{X: fixed.Int26_6(math.Round(p.x * 64)), Y: fixed.Int26_6(math.Round(p.y * 64))}
 }
 
-// covers reports whether s is an axis-aligned rectangle that covers the
-// picture, to within half a pixel: the background.
-func (e *pngEngine) covers(s shape) bool {
-	if !s.closed || len(s.pts) != 13 {
-		return false
-	}
-	b := e.img.Bounds()
-	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for i := 3; i < len(s.pts); i += 3 {
-		p, q := s.pts[i-3], s.pts[i]
-		if p.x != q.x && p.y != q.y {
-			return false // a diagonal side
-		}
-		x0, y0, x1, y1 = math.Min(x0, q.x), math.Min(y0, q.y), math.Max(x1, q.x), math.Max(y1, q.y)
-	}
-	return x0 <= float64(b.Min.X)+0.5 && y0 <= float64(b.Min.Y)+0.5 && x1 >= float64(b.Max.X)-0.5 && y1 >= float64(b.Max.Y)-0.5
-}
-
 // bounds is the box of pts (a cubic lies within its control points),
 // grown by pad, in pixels, clipped to the picture.
-func (e *pngEngine) bounds(pts []point, pad float64) image.Rectangle {
+func (c *canvas) bounds(pts []point, pad float64) image.Rectangle {
 	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, p := range pts {
 		x0, y0, x1, y1 = math.Min(x0, p.x), math.Min(y0, p.y), math.Max(x1, p.x), math.Max(y1, p.y)
 	}
 	r := image.Rect(int(math.Floor(x0-pad)), int(math.Floor(y0-pad)), int(math.Ceil(x1+pad))+1, int(math.Ceil(y1+pad))+1)
-	return r.Intersect(e.img.Bounds())
+	return r.Intersect(c.img.Bounds())
 }
 
 // rasterize paints what add puts in a rasterizer the size of box, so that
 // each shape costs its own area, not the picture's.
-func (e *pngEngine) rasterize(box image.Rectangle, c color.NRGBA, add func(off point)) {
+func (c *canvas) rasterize(box image.Rectangle, col color.NRGBA, add func(off point)) {
 	if box.Empty() {
 		return
 	}
-	e.ras.SetBounds(box.Dx(), box.Dy())
+	c.ras.SetBounds(box.Dx(), box.Dy())
 	add(point{float64(box.Min.X), float64(box.Min.Y)})
-	e.paint.SetColor(c)
+	c.paint.SetColor(col)
 	dx, dy := box.Min.X, box.Min.Y
-	e.ras.Rasterize(raster.PainterFunc(func(ss []raster.Span, done bool) {
+	c.ras.Rasterize(raster.PainterFunc(func(ss []raster.Span, done bool) {
 		for i := range ss {
 			ss[i].Y += dy
 			ss[i].X0 += dx
 			ss[i].X1 += dx
 		}
-		e.paint.Paint(ss, done)
+		c.paint.Paint(ss, done)
 	}))
 }
 
-func (e *pngEngine) fill(s shape, c color.NRGBA) {
-	if e.covers(s) {
-		// The background: filled at once rather than through the
-		// rasterizer.
-		draw.Draw(e.img, e.img.Bounds(), image.NewUniform(c), image.Point{}, draw.Src)
-		return
-	}
-	e.rasterize(e.bounds(s.pts, 1), c, func(off point) {
+func (c *canvas) fill(s shape, col color.NRGBA) {
+	c.rasterize(c.bounds(s.pts, 1), col, func(off point) {
 		sub := func(p point) fixed.Point26_6 { return fx(point{p.x - off.x, p.y - off.y}) }
-		e.ras.Start(sub(s.pts[0]))
+		c.ras.Start(sub(s.pts[0]))
 		for i := 1; i+2 < len(s.pts); i += 3 {
-			e.ras.Add3(sub(s.pts[i]), sub(s.pts[i+1]), sub(s.pts[i+2]))
+			c.ras.Add3(sub(s.pts[i]), sub(s.pts[i+1]), sub(s.pts[i+2]))
 		}
-		e.ras.Add1(sub(s.pts[0]))
+		c.ras.Add1(sub(s.pts[0]))
 	})
 }
 
-func (e *pngEngine) stroke(s shape, w float64, dashes []float64, c color.NRGBA) {
+func (c *canvas) stroke(s shape, w float64, dashes []float64, col color.NRGBA) {
 	// The stroker takes straight segments only.
 	paths := [][]point{flatten(s.pts)}
 	// A closed outline's ends meet in round caps, like its round joins
@@ -382,7 +444,7 @@ func (e *pngEngine) stroke(s shape, w float64, dashes []float64, c color.NRGBA) 
 	} else if s.closed {
 		capper = raster.RoundCapper
 	}
-	e.rasterize(e.bounds(s.pts, w), c, func(off point) {
+	c.rasterize(c.bounds(s.pts, w), col, func(off point) {
 		var path raster.Path
 		for _, pl := range paths {
 			path.Clear()
@@ -390,7 +452,7 @@ func (e *pngEngine) stroke(s shape, w float64, dashes []float64, c color.NRGBA) 
 			for _, p := range pl[1:] {
 				path.Add1(fx(point{p.x - off.x, p.y - off.y}))
 			}
-			e.ras.AddStroke(path, fixed.Int26_6(w*64), capper, raster.RoundJoiner)
+			c.ras.AddStroke(path, fixed.Int26_6(w*64), capper, raster.RoundJoiner)
 		}
 	})
 }
@@ -456,68 +518,81 @@ func dash(pl []point, pattern []float64) [][]point {
 	return out
 }
 
-// recoverTo turns a panic while drawing into the drawing's error: the
-// WebAssembly bridge that calls the engine would report it only as an
-// unreadable memory error.
-func recoverTo(err *error) {
-	if r := recover(); r != nil {
-		*err = fmt.Errorf("png renderer: %v", r)
-	}
-}
-
-// htmlBold is Graphviz's HTML_BF, a text font's flag for <b>.
-const htmlBold = 1
-
-func (e *pngEngine) TextSpan(_ context.Context, job *gvc.Job, p *gvc.PointFloat, span *gvc.TextSpan) (err error) {
-	defer recoverTo(&err)
-	f := span.Font()
-	text := span.Text()
-	if f == nil || text == "" {
+// text draws a T operation: the text centred in the width Graphviz
+// reserved for it, which its justification places.
+func (c *canvas) text(op *xdotOp, p *pen) error {
+	if op.Text == "" || p.invisible || p.line.A == 0 {
 		return nil
 	}
-	bold := f.Flags()&htmlBold != 0 || containsFold(f.Name(), "bold")
-	fc, err := e.face(bold, f.Size()*e.sy)
+	bold := p.fontFlags&fontBold != 0 || strings.Contains(strings.ToLower(p.fontFace), "bold")
+	fc, err := c.fonts.face(bold, p.fontSize*c.k)
 	if err != nil {
 		return err
 	}
-	c := rgba(job.Object().PenColor())
-	if c.A == 0 {
-		return nil
-	}
-	// The width Graphviz reserved for the span, placed by its
-	// justification; the text is centred in it.
-	est := span.Size().X()
-	x := p.X()
-	switch span.Just() {
-	case 'r':
-		x -= est
-	case 'l':
+	x := op.Pt[0]
+	switch op.Align {
+	case "r":
+		x -= op.Width
+	case "l":
 	default:
-		x -= est / 2
+		x -= op.Width / 2
 	}
-	o := point{e.sx * (x + e.tx), -e.sy * (p.Y() + span.YOffsetCenterLine() + span.YOffsetLayout() + e.ty)}
-	real := font.MeasureString(fc, text)
-	left := o.x + (est*e.sx-float64(real)/64)/2
-	d := font.Drawer{Dst: e.img, Src: image.NewUniform(c), Face: fc, Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(left * 64)), Y: fixed.Int26_6(math.Round(o.y * 64))}}
-	d.DrawString(text)
+	o := c.pt(x, op.Pt[1])
+	real := font.MeasureString(fc, op.Text)
+	left := o.x + (op.Width*c.k-float64(real)/64)/2
+	d := font.Drawer{Dst: c.img, Src: image.NewUniform(p.line), Face: fc, Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(left * 64)), Y: fixed.Int26_6(math.Round(o.y * 64))}}
+	d.DrawString(op.Text)
 	return nil
 }
 
-func containsFold(s, sub string) bool {
-	return bytes.Contains(bytes.ToLower([]byte(s)), []byte(sub))
+var (
+	//go:embed fonts/LiberationSans-Regular.ttf
+	regularTTF []byte
+	//go:embed fonts/LiberationSans-Bold.ttf
+	boldTTF []byte
+
+	fontsOnce           sync.Once
+	regularFont, boldFt *sfnt.Font
+	fontsErr            error
+)
+
+// fontCache keeps the faces made for a Renderer's drawings. A face is not
+// safe for concurrent use; the Renderer's lock keeps drawings one at a
+// time.
+type fontCache struct {
+	faces map[faceKey]font.Face
 }
 
-// newGraphviz starts Graphviz with the PNG renderer replaced.
-func newGraphviz(ctx context.Context) (*graphviz.Graphviz, error) {
-	engine := &pngEngine{DefaultRenderEngine: new(gvc.DefaultRenderEngine)}
-	render, err := gvc.NewRenderPlugin(ctx, "png", engine,
-		gvc.WithRenderFeatures(gvc.RenderYGoesDown, gvc.RenderDoesTransform))
+type faceKey struct {
+	bold bool
+	size float64 // in pixels
+}
+
+// face returns the embedded font at size pixels.
+func (fc *fontCache) face(bold bool, size float64) (font.Face, error) {
+	fontsOnce.Do(func() {
+		if regularFont, fontsErr = opentype.Parse(regularTTF); fontsErr == nil {
+			boldFt, fontsErr = opentype.Parse(boldTTF)
+		}
+	})
+	if fontsErr != nil {
+		return nil, fmt.Errorf("embedded font: %w", fontsErr)
+	}
+	k := faceKey{bold, math.Round(size*64) / 64}
+	if f, ok := fc.faces[k]; ok {
+		return f, nil
+	}
+	ft := regularFont
+	if bold {
+		ft = boldFt
+	}
+	f, err := opentype.NewFace(ft, &opentype.FaceOptions{Size: k.size, DPI: 72, Hinting: font.HintingNone})
 	if err != nil {
 		return nil, err
 	}
-	device, err := gvc.PNGDevicePlugin(ctx)
-	if err != nil {
-		return nil, err
+	if fc.faces == nil {
+		fc.faces = map[faceKey]font.Face{}
 	}
-	return graphviz.NewWithPlugins(ctx, render, device)
+	fc.faces[k] = f
+	return f, nil
 }
