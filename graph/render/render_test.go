@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
+	"hash/adler32"
 	"image"
 	"image/png"
 	"io"
@@ -394,12 +395,17 @@ func TestPNGTooLarge(t *testing.T) {
 }
 
 // TestEncodePNG: what encodePNG writes decodes to the same pixels, opaque
-// (RGB) or not (RGBA).
+// (RGB) or not (RGBA), over several bands compressed apart.
 func TestEncodePNG(t *testing.T) {
+	const w, h = 7, 300
+	bands := splitBands(h)
+	if len(bands) < 2 {
+		t.Fatalf("%d rows make %d band; want several, or this test checks no joins", h, len(bands))
+	}
 	for _, opaque := range []bool{true, false} {
-		img := image.NewRGBA(image.Rect(0, 0, 7, 5))
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
 		for i := range img.Pix {
-			img.Pix[i] = uint8(i * 37)
+			img.Pix[i] = uint8(i * 37 % 251)
 		}
 		for i := 3; i < len(img.Pix); i += 4 {
 			if opaque {
@@ -411,9 +417,12 @@ func TestEncodePNG(t *testing.T) {
 				img.Pix[i-c] = min(img.Pix[i-c], img.Pix[i]) // premultiplied
 			}
 		}
-		// A row equal to the one above, which the opaque encoder writes
-		// without looking at its pixels.
-		copy(img.Pix[2*img.Stride:3*img.Stride], img.Pix[img.Stride:2*img.Stride])
+		// Rows equal to the one above, which the opaque encoder writes
+		// without looking at their pixels: within a band, and the first of
+		// the second band.
+		for _, y := range []int{2, bands[1].y0} {
+			copy(img.Pix[y*img.Stride:(y+1)*img.Stride], img.Pix[(y-1)*img.Stride:y*img.Stride])
+		}
 		var buf bytes.Buffer
 		if err := encodePNG(&buf, img); err != nil {
 			t.Fatal(err)
@@ -422,14 +431,29 @@ func TestEncodePNG(t *testing.T) {
 		if err != nil {
 			t.Fatalf("opaque %v: %v", opaque, err)
 		}
-		for y := 0; y < 5; y++ {
-			for x := 0; x < 7; x++ {
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
 				r1, g1, b1, a1 := img.At(x, y).RGBA()
 				r2, g2, b2, a2 := got.At(x, y).RGBA()
 				if a1 != a2 || diff(r1, r2) > 0x200 || diff(g1, g2) > 0x200 || diff(b1, b2) > 0x200 {
 					t.Fatalf("opaque %v: pixel %d,%d is %x %x %x %x, want %x %x %x %x", opaque, x, y, r2, g2, b2, a2, r1, g1, b1, a1)
 				}
 			}
+		}
+	}
+}
+
+// TestAdler32Combine: the combined checksum of two parts is the checksum
+// of the whole, for parts long enough to wrap the modulus.
+func TestAdler32Combine(t *testing.T) {
+	data := make([]byte, 300000)
+	for i := range data {
+		data[i] = uint8(i*i + i/7)
+	}
+	for _, cut := range []int{0, 1, 65521, 65522, 200000, len(data)} {
+		a, b := data[:cut], data[cut:]
+		if got, want := adler32Combine(adler32.Checksum(a), adler32.Checksum(b), int64(len(b))), adler32.Checksum(data); got != want {
+			t.Errorf("cut at %d: %08x, want %08x", cut, got, want)
 		}
 	}
 }
