@@ -22,17 +22,17 @@ import (
 )
 
 // A PNG is drawn here, not by a Graphviz renderer: Graphviz lays the graph
-// out and writes it as json with its xdot drawing operations (every shape's
-// points, every curve's control points, every text's position, font and
-// width, in points), and canvas draws those, antialiased, on an RGBA
+// out and writes it as xdot (every shape's points, every curve's control
+// points, every text's position, font and width, in points), and canvas
+// draws those, antialiased, on an RGBA
 // image. Graphviz's own PNG renderer is not in the WebAssembly build, and
 // go-graphviz's, which we used before, loses bold, sets text in a font
 // whose widths are not the ones Graphviz laid the labels out with
 // (off-centre lines) and fills every shape; drawing through its Go plugin
 // API instead took 2.5 s of bridge calls for 1,000 steps (thousands of
-// WebAssembly calls, several a coordinate), where the json is one call.
+// WebAssembly calls, several a coordinate), where the xdot is one call.
 // Hand-written because no maintained Go library draws Graphviz's output
-// (xdot or json) in process.
+// in process.
 //
 // Text is set in Liberation Sans (embedded, SIL OFL; fonts/LICENSE), whose
 // widths are Arial's, the widths Graphviz's layout assumes for Helvetica
@@ -58,11 +58,11 @@ const maxSide = 32767
 // drawPNG lays out g and draws it as a PNG at scale times dot -Tpng's
 // size (96 dpi).
 func (r *Renderer) drawPNG(ctx context.Context, g *graphviz.Graph, scale float64) ([]byte, error) {
-	var js bytes.Buffer
-	if err := r.gv.Render(ctx, g, "json", &js); err != nil {
+	var xdot bytes.Buffer
+	if err := r.gv.Render(ctx, g, "xdot", &xdot); err != nil {
 		return nil, fmt.Errorf("graphviz cannot lay out the graph: %w", err)
 	}
-	l, err := parseLayout(js.Bytes())
+	l, err := parseXdot(xdot.Bytes())
 	if err != nil {
 		return nil, err
 	}
@@ -126,98 +126,35 @@ func newCanvas(l *layout, scale float64, fonts *fontCache) (*canvas, error) {
 
 // drawLayout draws l in the order dot -Tpng does: the background and the
 // graph's label, the clusters, then the nodes and edges in the order of
-// the DOT's outputorder (by default each node, then for each of its edges
-// the head node and the edge).
+// the DOT's outputorder (by default, the order Graphviz wrote them in).
 func (c *canvas) drawLayout(l *layout) error {
-	if err := c.drawOps(l.Draw, true); err != nil {
+	if err := c.drawOps(l.background, true); err != nil {
 		return err
 	}
-	if err := c.drawOps(l.LDraw, false); err != nil {
+	if err := c.drawOps(l.label, false); err != nil {
 		return err
 	}
-	if l.SubgraphCount > len(l.Objects) {
-		return fmt.Errorf("graphviz's layout: %d subgraphs of %d objects", l.SubgraphCount, len(l.Objects))
-	}
-	for i := range l.Objects[:l.SubgraphCount] {
-		if err := c.drawItem(&l.Objects[i]); err != nil {
-			return err
-		}
-	}
-	nodes := l.Objects[l.SubgraphCount:]
-	byID := make(map[int]int, len(nodes)) // a node's ID -> its index in nodes
-	for i := range nodes {
-		byID[nodes[i].ID] = i
-	}
-	drawn := make([]bool, len(nodes))
-	drawNode := func(id int) error {
-		i, ok := byID[id]
-		if !ok {
-			return fmt.Errorf("graphviz's layout: an edge's node %d is not in the graph", id)
-		}
-		if drawn[i] {
-			return nil
-		}
-		drawn[i] = true
-		return c.drawItem(&nodes[i])
-	}
-	drawNodes := func() error {
-		for i := range nodes {
-			if err := drawNode(nodes[i].ID); err != nil {
-				return err
+	var first, then []layoutItem
+	switch l.outputOrder {
+	case "nodesfirst", "edgesfirst":
+		edgesFirst := l.outputOrder == "edgesfirst"
+		for _, it := range l.items {
+			if it.edge == edgesFirst {
+				first = append(first, it)
+			} else {
+				then = append(then, it)
 			}
 		}
-		return nil
+	default:
+		first = l.items
 	}
-	drawEdges := func() error {
-		for i := range l.Edges {
-			if err := c.drawItem(&l.Edges[i]); err != nil {
-				return err
+	for _, items := range [][]layoutItem{l.clusters, first, then} {
+		for _, it := range items {
+			for _, ops := range it.draws {
+				if err := c.drawOps(ops, false); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
-	}
-	switch l.OutputOrder {
-	case "nodesfirst":
-		if err := drawNodes(); err != nil {
-			return err
-		}
-		return drawEdges()
-	case "edgesfirst":
-		if err := drawEdges(); err != nil {
-			return err
-		}
-		return drawNodes()
-	}
-	out := make([][]int, len(nodes)) // a node's edges, by index in l.Edges
-	for i, e := range l.Edges {
-		t, ok := byID[e.Tail]
-		if !ok {
-			return fmt.Errorf("graphviz's layout: edge %d's tail %d is not in the graph", e.ID, e.Tail)
-		}
-		out[t] = append(out[t], i)
-	}
-	for i := range nodes {
-		if err := drawNode(nodes[i].ID); err != nil {
-			return err
-		}
-		for _, j := range out[i] {
-			if err := drawNode(l.Edges[j].Head); err != nil {
-				return err
-			}
-			if err := c.drawItem(&l.Edges[j]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// drawItem draws a subgraph's, node's or edge's attributes in Graphviz's
-// order: the shape or curve, its arrowheads, then its labels.
-func (c *canvas) drawItem(it *layoutItem) error {
-	for _, ops := range [][]xdotOp{it.Draw, it.TailDraw, it.HeadDraw, it.LabelDraw, it.HeadLDraw, it.TailLDraw, it.XLabelDraw} {
-		if err := c.drawOps(ops, false); err != nil {
-			return err
 		}
 	}
 	return nil
@@ -247,9 +184,9 @@ func (c *canvas) drawOps(ops []xdotOp, background bool) error {
 		var err error
 		switch op.Op {
 		case "c":
-			p.line, err = opColor(op)
+			p.line, err = xdotColor(op.Color)
 		case "C":
-			p.fill, err = opColor(op)
+			p.fill, err = xdotColor(op.Color)
 		case "S":
 			p.setStyle(op.Style)
 		case "F":
@@ -259,9 +196,6 @@ func (c *canvas) drawOps(ops []xdotOp, background bool) error {
 		case "T":
 			err = c.text(op, &p)
 		case "E", "e":
-			if len(op.Rect) != 4 {
-				return fmt.Errorf("graphviz's layout: an ellipse of %d numbers", len(op.Rect))
-			}
 			c.draw(c.ellipse(op.Rect), op.Op == "E", &p)
 		case "P", "p", "L":
 			if op.Op == "P" && background {
@@ -271,10 +205,8 @@ func (c *canvas) drawOps(ops []xdotOp, background bool) error {
 			}
 			c.draw(c.polygon(op.Points, op.Op != "L"), op.Op == "P", &p)
 		case "B", "b":
-			// Graphviz's json has B for the filled B-spline and b for the
-			// outlined one, as E/e and P/p (its xdot text has them the other
-			// way round).
-			c.draw(c.bezier(op.Points), op.Op == "B", &p)
+			// Unlike E/e and P/p, the lower-case b is the filled one.
+			c.draw(c.bezier(op.Points), op.Op == "b", &p)
 		}
 		if err != nil {
 			return err
@@ -340,7 +272,7 @@ func (c *canvas) polygon(pts [][2]float64, closed bool) shape {
 }
 
 // ellipse is the ellipse of centre r[0], r[1] and radii r[2], r[3].
-func (c *canvas) ellipse(r []float64) shape {
+func (c *canvas) ellipse(r [4]float64) shape {
 	ctr := c.pt(r[0], r[1])
 	rx, ry := c.k*math.Abs(r[2]), c.k*math.Abs(r[3])
 	const kappa = 0.5522847498 // four cubics make a circle

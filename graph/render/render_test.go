@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/goccy/go-graphviz"
+
 	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/graph"
 	"github.com/skillc/skillc/internal/golden"
@@ -463,4 +465,73 @@ func diff(a, b uint32) uint32 {
 		return a - b
 	}
 	return b - a
+}
+
+// TestParseXdot reads what Graphviz writes for a graph with a cluster, a
+// gradient, ports, head, tail and external labels, and text with quotes
+// and backslashes, which Graphviz escapes twice (in DOT, then in xdot).
+func TestParseXdot(t *testing.T) {
+	dot := `digraph { pad=0.5; outputorder=edgesfirst; label="g\\"
+		subgraph cluster_x { style=filled; fillcolor="red:blue"; label="C\\"; c }
+		a [xlabel="x", label="a\"b\\"]
+		a:s -> c [headlabel="h", taillabel="t", label=<<i>it</i>>]
+	}`
+	g, err := graphviz.ParseBytes([]byte(dot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	var xdot bytes.Buffer
+	if err := testRenderer(t).gv.Render(context.Background(), g, "xdot", &xdot); err != nil {
+		t.Fatal(err)
+	}
+	l, err := parseXdot(xdot.Bytes())
+	if err != nil {
+		t.Fatalf("%v in\n%s", err, xdot.String())
+	}
+	if l.pad != "0.5" || l.outputOrder != "edgesfirst" || !strings.HasPrefix(l.bb, "0,0,") {
+		t.Errorf("pad %q, outputorder %q, bb %q", l.pad, l.outputOrder, l.bb)
+	}
+	texts := func(items []layoutItem) (out []string) {
+		for _, it := range items {
+			for _, ops := range it.draws {
+				for _, op := range ops {
+					if op.Op == "T" {
+						out = append(out, op.Text)
+					}
+				}
+			}
+		}
+		return out
+	}
+	if got := texts(l.clusters); len(got) != 1 || got[0] != `C\` {
+		t.Errorf("the cluster's texts are %q, want [C\\]", got)
+	}
+	if got := texts([]layoutItem{{draws: [][]xdotOp{l.label}}}); len(got) != 1 || got[0] != `g\` {
+		t.Errorf("the graph's label is %q, want [g\\]", got)
+	}
+	if got, want := strings.Join(texts(l.items), "|"), `c|a"b\|x|it|h|t`; got != want {
+		t.Errorf("the texts are %q, want %q", got, want)
+	}
+	if len(l.clusters) != 1 || !slicesContain(l.clusters[0].draws[0], func(op xdotOp) bool { return op.Op == "C" && op.Color == "#ff0000" }) {
+		t.Errorf("the cluster's drawing %v, want a fill of the gradient's first colour #ff0000", l.clusters)
+	}
+	edges := 0
+	for _, it := range l.items {
+		if it.edge {
+			edges++
+		}
+	}
+	if len(l.items) != 3 || edges != 1 {
+		t.Errorf("%d items with %d edges, want 3 with 1", len(l.items), edges)
+	}
+}
+
+func slicesContain(ops []xdotOp, ok func(xdotOp) bool) bool {
+	for _, op := range ops {
+		if ok(op) {
+			return true
+		}
+	}
+	return false
 }
