@@ -8,7 +8,9 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"io"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,7 +68,10 @@ func (r *Renderer) drawPNG(ctx context.Context, g *graphviz.Graph, scale float64
 	if err != nil {
 		return nil, err
 	}
-	c, err := newCanvas(l, scale, &r.fonts)
+	if len(r.fonts) == 0 {
+		r.fonts = make([]fontCache, runtime.GOMAXPROCS(0))
+	}
+	c, err := newCanvas(l, scale, &r.fonts[0])
 	if err != nil {
 		return nil, err
 	}
@@ -74,18 +79,20 @@ func (r *Renderer) drawPNG(ctx context.Context, g *graphviz.Graph, scale float64
 		return nil, err
 	}
 	var out bytes.Buffer
-	if err := encodePNG(&out, c.img); err != nil {
+	if err := c.paint(&out, r.fonts); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
 }
 
-// canvas is a picture being drawn from a layout.
+// canvas is a picture being drawn from a layout: first the marks to paint
+// are listed, in picture pixels, then paint paints and encodes the
+// picture band by band.
 type canvas struct {
-	img   *image.RGBA
-	paint *raster.RGBAPainter
-	ras   *raster.Rasterizer
-	fonts *fontCache
+	width, height int
+	background    color.NRGBA // of the whole picture; transparent if none
+	marks         []mark
+	fonts         *fontCache // to measure text while listing marks
 
 	// A point (x, y) of the layout (y up) is at pixel
 	// (k*(x-left), k*(top-y)).
@@ -114,13 +121,10 @@ func newCanvas(l *layout, scale float64, fonts *fontCache) (*canvas, error) {
 	if m := math.Max(w, h) * k; m > maxSide {
 		k *= maxSide / m
 	}
-	iw, ih := max(1, int(math.Ceil(w*k))), max(1, int(math.Ceil(h*k)))
-	img := image.NewRGBA(image.Rect(0, 0, iw, ih)) // transparent until the background is drawn
-	ras := raster.NewRasterizer(0, 0)
-	ras.UseNonZeroWinding = true
 	return &canvas{
-		img: img, paint: raster.NewRGBAPainter(img), ras: ras, fonts: fonts,
-		k: k * perPoint, left: llx - px, top: ury + py,
+		width: max(1, int(math.Ceil(w*k))), height: max(1, int(math.Ceil(h*k))),
+		fonts: fonts,
+		k:     k * perPoint, left: llx - px, top: ury + py,
 	}, nil
 }
 
@@ -200,7 +204,7 @@ func (c *canvas) drawOps(ops []xdotOp, background bool) error {
 		case "P", "p", "L":
 			if op.Op == "P" && background {
 				background = false
-				draw.Draw(c.img, c.img.Bounds(), image.NewUniform(p.fill), image.Point{}, draw.Src)
+				c.background = p.fill
 				continue
 			}
 			c.draw(c.polygon(op.Points, op.Op != "L"), op.Op == "P", &p)
@@ -300,93 +304,229 @@ func (c *canvas) bezier(pts [][2]float64) shape {
 	return s
 }
 
-// draw fills s with the pen's fill colour if fill, then strokes it.
+// draw lists the marks of s: filled with the pen's fill colour if fill,
+// then stroked.
 func (c *canvas) draw(s shape, fill bool, p *pen) {
 	if len(s.pts) < 4 || p.invisible {
 		return
 	}
 	if fill && p.fill.A > 0 {
-		c.fill(s, p.fill)
+		c.marks = append(c.marks, mark{box: c.bounds(s.pts, 1), color: p.fill, fill: s.pts})
 	}
 	w := p.width * c.k
 	if p.line.A == 0 || w <= 0 {
 		return
 	}
-	var dashes []float64
-	for _, d := range p.dashes {
-		dashes = append(dashes, d*c.k)
+	// The stroker takes straight segments only.
+	lines := [][]point{flatten(s.pts)}
+	// A closed outline's ends meet in round caps, like its round joins
+	// elsewhere; an open line, and a dash, ends square, as Cairo's.
+	capper := raster.ButtCapper
+	if p.dashes != nil {
+		var dashes []float64
+		for _, d := range p.dashes {
+			dashes = append(dashes, d*c.k)
+		}
+		lines = dash(lines[0], dashes)
+	} else if s.closed {
+		capper = raster.RoundCapper
 	}
-	c.stroke(s, w, dashes, p.line)
+	c.marks = append(c.marks, mark{box: c.bounds(s.pts, w), color: p.line, lines: lines, width: w, capper: capper})
+}
+
+// bounds is the box of pts (a cubic lies within its control points),
+// grown by pad, in pixels, clipped to the picture.
+func (c *canvas) bounds(pts []point, pad float64) image.Rectangle {
+	return bounds(pts, pad).Intersect(image.Rect(0, 0, c.width, c.height))
+}
+
+// bounds is the box of pts grown by pad, in pixels.
+func bounds(pts []point, pad float64) image.Rectangle {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range pts {
+		x0, y0, x1, y1 = math.Min(x0, p.x), math.Min(y0, p.y), math.Max(x1, p.x), math.Max(y1, p.y)
+	}
+	return image.Rect(int(math.Floor(x0-pad)), int(math.Floor(y0-pad)), int(math.Ceil(x1+pad))+1, int(math.Ceil(y1+pad))+1)
+}
+
+// mark is one thing to paint: a filled path, stroked lines or a text.
+type mark struct {
+	box   image.Rectangle // the pixels it may touch
+	color color.NRGBA
+
+	fill []point // a closed path: a start and 3 points a cubic
+
+	lines  [][]point // polylines stroked width wide, ended by capper
+	width  float64
+	capper raster.Capper
+
+	text string // set in face, starting at dot (on the baseline)
+	face faceKey
+	dot  fixed.Point26_6
+}
+
+// paint paints the marks and writes the PNG, band by band on every core:
+// each core paints a band's rows (the marks that touch them, in order,
+// clipped to the band) in a picture of its own, then compresses them
+// (deflateBand), so that neither the whole picture (a gigabyte at 1,000
+// steps) nor a second pass over it is needed. fonts holds a font cache a
+// core.
+func (c *canvas) paint(w io.Writer, fonts []fontCache) error {
+	bands := splitBands(c.height)
+	// The marks of each band, in order.
+	inBand := make([][]int, len(bands))
+	for i, m := range c.marks {
+		for b := range bands {
+			if m.box.Min.Y < bands[b].y1 && m.box.Max.Y > bands[b].y0 {
+				inBand[b] = append(inBand[b], i)
+			}
+		}
+	}
+	opaque := c.background.A == 0xff // and painting over opaque pixels keeps them so
+	workers := make([]painter, len(fonts))
+	parts := make([]deflated, len(bands))
+	err := forEachBand(len(bands), len(workers), func(worker, i int) error {
+		p := &workers[worker]
+		img := p.picture(c.width, bands[i])
+		if c.background.A > 0 {
+			draw.Draw(img, img.Bounds(), image.NewUniform(c.background), image.Point{}, draw.Src)
+		}
+		p.paint = raster.NewRGBAPainter(img)
+		for _, m := range inBand[i] {
+			if err := p.mark(img, &c.marks[m], &fonts[worker]); err != nil {
+				return err
+			}
+		}
+		var err error
+		parts[i], err = deflateBand(img, opaque, i == len(bands)-1)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return writePNG(w, image.Rect(0, 0, c.width, c.height), opaque, parts)
+}
+
+// painter paints bands of a picture on one core.
+type painter struct {
+	pix   []byte // the band's pixels, kept from band to band
+	ras   *raster.Rasterizer
+	paint *raster.RGBAPainter
+}
+
+// picture is a transparent picture of the rows of b.
+func (p *painter) picture(width int, b band) *image.RGBA {
+	n := 4 * width * (b.y1 - b.y0)
+	if cap(p.pix) < n {
+		p.pix = make([]byte, n)
+	}
+	pix := p.pix[:n]
+	clear(pix)
+	return &image.RGBA{Pix: pix, Stride: 4 * width, Rect: image.Rect(0, b.y0, width, b.y1)}
+}
+
+// mark paints m on img, clipped to its rows.
+func (p *painter) mark(img *image.RGBA, m *mark, fonts *fontCache) error {
+	clip := img.Bounds()
+	switch {
+	case m.text != "":
+		fc, err := fonts.face(m.face.bold, m.face.size)
+		if err != nil {
+			return err
+		}
+		d := font.Drawer{Dst: img, Src: image.NewUniform(m.color), Face: fc, Dot: m.dot}
+		d.DrawString(m.text)
+	case m.fill != nil:
+		pts := m.fill
+		p.rasterize(m.box, clip, m.color, func(off point) {
+			sub := func(q point) fixed.Point26_6 { return fx(point{q.x - off.x, q.y - off.y}) }
+			p.ras.Start(sub(pts[0]))
+			for i := 1; i+2 < len(pts); i += 3 {
+				p.ras.Add3(sub(pts[i]), sub(pts[i+1]), sub(pts[i+2]))
+			}
+			p.ras.Add1(sub(pts[0]))
+		})
+	default:
+		// Only the stretches of line near the band: a long edge crosses
+		// many bands. The stretches end more than a line's width outside
+		// the band, so their caps do not show.
+		lo, hi := float64(clip.Min.Y)-m.width, float64(clip.Max.Y)+m.width
+		var runs [][]point
+		for _, pl := range m.lines {
+			runs = append(runs, runsWithin(pl, lo, hi)...)
+		}
+		if len(runs) == 0 {
+			return nil
+		}
+		var box image.Rectangle
+		for _, run := range runs {
+			box = box.Union(bounds(run, m.width))
+		}
+		p.rasterize(box.Intersect(m.box), clip, m.color, func(off point) {
+			var path raster.Path
+			for _, run := range runs {
+				path.Clear()
+				path.Start(fx(point{run[0].x - off.x, run[0].y - off.y}))
+				for _, q := range run[1:] {
+					path.Add1(fx(point{q.x - off.x, q.y - off.y}))
+				}
+				p.ras.AddStroke(path, fixed.Int26_6(m.width*64), m.capper, raster.RoundJoiner)
+			}
+		})
+	}
+	return nil
+}
+
+// runsWithin cuts the polyline pl into the runs of its segments that reach
+// rows lo to hi.
+func runsWithin(pl []point, lo, hi float64) [][]point {
+	var runs [][]point
+	start := -1 // the first point of the current run
+	for i := 1; i <= len(pl); i++ {
+		in := i < len(pl) && math.Max(pl[i-1].y, pl[i].y) >= lo && math.Min(pl[i-1].y, pl[i].y) <= hi
+		switch {
+		case in && start < 0:
+			start = i - 1
+		case !in && start >= 0:
+			runs = append(runs, pl[start:i])
+			start = -1
+		}
+	}
+	return runs
 }
 
 func fx(p point) fixed.Point26_6 {
 	return fixed.Point26_6{X: fixed.Int26_6(math.Round(p.x * 64)), Y: fixed.Int26_6(math.Round(p.y * 64))}
 }
 
-// bounds is the box of pts (a cubic lies within its control points),
-// grown by pad, in pixels, clipped to the picture.
-func (c *canvas) bounds(pts []point, pad float64) image.Rectangle {
-	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, p := range pts {
-		x0, y0, x1, y1 = math.Min(x0, p.x), math.Min(y0, p.y), math.Max(x1, p.x), math.Max(y1, p.y)
-	}
-	r := image.Rect(int(math.Floor(x0-pad)), int(math.Floor(y0-pad)), int(math.Ceil(x1+pad))+1, int(math.Ceil(y1+pad))+1)
-	return r.Intersect(c.img.Bounds())
-}
-
-// rasterize paints what add puts in a rasterizer the size of box, so that
-// each shape costs its own area, not the picture's.
-func (c *canvas) rasterize(box image.Rectangle, col color.NRGBA, add func(off point)) {
-	if box.Empty() {
+// rasterize paints, within clip, what add puts in a rasterizer the size
+// of box, so that each shape costs its own area, not the picture's. The
+// rasterizer's box holds the whole shape, not only what is within clip:
+// it places a point above its box a row too low (it truncates negative
+// coordinates where it should floor them).
+func (p *painter) rasterize(box, clip image.Rectangle, col color.NRGBA, add func(off point)) {
+	if box.Empty() || !box.Overlaps(clip) {
 		return
 	}
-	c.ras.SetBounds(box.Dx(), box.Dy())
-	add(point{float64(box.Min.X), float64(box.Min.Y)})
-	c.paint.SetColor(col)
-	dx, dy := box.Min.X, box.Min.Y
-	c.ras.Rasterize(raster.PainterFunc(func(ss []raster.Span, done bool) {
-		for i := range ss {
-			ss[i].Y += dy
-			ss[i].X0 += dx
-			ss[i].X1 += dx
-		}
-		c.paint.Paint(ss, done)
-	}))
-}
-
-func (c *canvas) fill(s shape, col color.NRGBA) {
-	c.rasterize(c.bounds(s.pts, 1), col, func(off point) {
-		sub := func(p point) fixed.Point26_6 { return fx(point{p.x - off.x, p.y - off.y}) }
-		c.ras.Start(sub(s.pts[0]))
-		for i := 1; i+2 < len(s.pts); i += 3 {
-			c.ras.Add3(sub(s.pts[i]), sub(s.pts[i+1]), sub(s.pts[i+2]))
-		}
-		c.ras.Add1(sub(s.pts[0]))
-	})
-}
-
-func (c *canvas) stroke(s shape, w float64, dashes []float64, col color.NRGBA) {
-	// The stroker takes straight segments only.
-	paths := [][]point{flatten(s.pts)}
-	// A closed outline's ends meet in round caps, like its round joins
-	// elsewhere; an open line, and a dash, ends square, as Cairo's.
-	capper := raster.ButtCapper
-	if dashes != nil {
-		paths = dash(paths[0], dashes)
-	} else if s.closed {
-		capper = raster.RoundCapper
+	if p.ras == nil {
+		p.ras = raster.NewRasterizer(0, 0)
+		p.ras.UseNonZeroWinding = true
 	}
-	c.rasterize(c.bounds(s.pts, w), col, func(off point) {
-		var path raster.Path
-		for _, pl := range paths {
-			path.Clear()
-			path.Start(fx(point{pl[0].x - off.x, pl[0].y - off.y}))
-			for _, p := range pl[1:] {
-				path.Add1(fx(point{p.x - off.x, p.y - off.y}))
+	p.ras.SetBounds(box.Dx(), box.Dy())
+	add(point{float64(box.Min.X), float64(box.Min.Y)})
+	p.paint.SetColor(col)
+	dx, dy := box.Min.X, box.Min.Y
+	p.ras.Rasterize(raster.PainterFunc(func(ss []raster.Span, done bool) {
+		in := ss[:0]
+		for _, sp := range ss {
+			if sp.Y += dy; sp.Y >= clip.Min.Y && sp.Y < clip.Max.Y {
+				sp.X0 += dx
+				sp.X1 += dx
+				in = append(in, sp)
 			}
-			c.ras.AddStroke(path, fixed.Int26_6(w*64), capper, raster.RoundJoiner)
 		}
-	})
+		p.paint.Paint(in, done)
+	}))
 }
 
 // flatten turns a path of cubics into a polyline, a segment every pixel or
@@ -450,14 +590,17 @@ func dash(pl []point, pattern []float64) [][]point {
 	return out
 }
 
-// text draws a T operation: the text centred in the width Graphviz
-// reserved for it, which its justification places.
+// text lists a T operation's mark: the text centred in the width
+// Graphviz reserved for it, which its justification places.
 func (c *canvas) text(op *xdotOp, p *pen) error {
 	if op.Text == "" || p.invisible || p.line.A == 0 {
 		return nil
 	}
-	bold := p.fontFlags&fontBold != 0 || strings.Contains(strings.ToLower(p.fontFace), "bold")
-	fc, err := c.fonts.face(bold, p.fontSize*c.k)
+	key := faceKey{
+		bold: p.fontFlags&fontBold != 0 || strings.Contains(strings.ToLower(p.fontFace), "bold"),
+		size: math.Round(p.fontSize*c.k*64) / 64,
+	}
+	fc, err := c.fonts.face(key.bold, key.size)
 	if err != nil {
 		return err
 	}
@@ -472,8 +615,14 @@ func (c *canvas) text(op *xdotOp, p *pen) error {
 	o := c.pt(x, op.Pt[1])
 	real := font.MeasureString(fc, op.Text)
 	left := o.x + (op.Width*c.k-float64(real)/64)/2
-	d := font.Drawer{Dst: c.img, Src: image.NewUniform(p.line), Face: fc, Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(left * 64)), Y: fixed.Int26_6(math.Round(o.y * 64))}}
-	d.DrawString(op.Text)
+	// A glyph may reach above the font's ascent (accents), so the rows
+	// are those of a size above the baseline and a size below.
+	box := image.Rect(int(left)-1, int(o.y-2*key.size), int(left+float64(real)/64)+2, int(o.y+key.size)+1)
+	c.marks = append(c.marks, mark{
+		box: box.Intersect(image.Rect(0, 0, c.width, c.height)), color: p.line,
+		text: op.Text, face: key,
+		dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(left * 64)), Y: fixed.Int26_6(math.Round(o.y * 64))},
+	})
 	return nil
 }
 

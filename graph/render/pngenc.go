@@ -15,34 +15,23 @@ import (
 	"sync/atomic"
 )
 
-// encodePNG writes img as a PNG, RGB when it is opaque, else RGBA, each
-// row with the Up filter (the row above subtracted). image/png tries five
-// filters on every row and took most of a large drawing's time; a step
-// graph is mostly background and long vertical edges, where Up does as
-// well. The rows are compressed in bands on every core (see deflateBand).
-func encodePNG(w io.Writer, img *image.RGBA) error {
-	opaque := img.Opaque()
-	bands := splitBands(img.Bounds().Dy())
-	parts := make([]deflated, len(bands))
-	err := forEachBand(len(bands), func(i int) error {
-		var err error
-		parts[i], err = deflateBand(img, bands[i], opaque, i == len(bands)-1)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return writePNG(w, img.Bounds(), opaque, parts)
-}
+// A PNG is written from bands of rows compressed apart (deflateBand), so
+// that the rows can be painted and compressed on every core, each band as
+// soon as it is painted. Each row has the Up filter (the row above
+// subtracted): image/png tries five filters on every row and took most of
+// a large drawing's time; a step graph is mostly background and long
+// vertical edges, where Up does as well.
 
 // band is the rows [y0, y1) of a picture, relative to its top.
 type band struct{ y0, y1 int }
 
+// minBandRows is the fewest rows in a band, so that a band's compression
+// seldom starts from an empty window and a mark seldom spans many bands.
+var minBandRows = 64
+
 // splitBands cuts height rows into bands, four a core so that cores that
-// finish early take more, and no fewer than minBandRows rows each, so
-// that each band's compression starts from an empty window seldom.
+// finish early take more, of minBandRows rows or more.
 func splitBands(height int) []band {
-	const minBandRows = 64
 	n := max(1, min(4*runtime.GOMAXPROCS(0), height/minBandRows))
 	bands := make([]band, n)
 	for i := range bands {
@@ -51,15 +40,16 @@ func splitBands(height int) []band {
 	return bands
 }
 
-// forEachBand runs do(0), ..., do(n-1) on every core.
-func forEachBand(n int, do func(i int) error) error {
+// forEachBand runs do(worker, 0), ..., do(worker, n-1) on workers
+// goroutines, worker being the goroutine's number, from 0.
+func forEachBand(n, workers int, do func(worker, i int) error) error {
 	errs := make([]error, n)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(n, runtime.GOMAXPROCS(0)) {
+	for w := range min(n, workers) {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				errs[i] = do(i)
+				errs[i] = do(w, i)
 			}
 		})
 	}
@@ -75,7 +65,8 @@ type deflated struct {
 	n     int64
 }
 
-// deflateBand filters and compresses the rows of b as a run of deflate
+// deflateBand filters and compresses the rows of img, a band of a
+// picture, RGB if opaque, else RGBA, as a run of deflate
 // blocks of its own. A PNG's image data is one zlib stream, but deflate
 // blocks need not share a window: each band but the last ends in a sync
 // flush (an empty stored block, byte-aligned), the last in the final
@@ -83,8 +74,9 @@ type deflated struct {
 // does), whose Adler-32 is combined from the bands' (adler32Combine). A
 // band's first row uses no filter, since the row above may belong to a
 // band not drawn yet.
-func deflateBand(img *image.RGBA, b band, opaque bool, last bool) (deflated, error) {
-	width := img.Bounds().Dx()
+func deflateBand(img *image.RGBA, opaque bool, last bool) (deflated, error) {
+	b := img.Bounds()
+	width := b.Dx()
 	bpp := 4
 	if opaque {
 		bpp = 3
@@ -112,8 +104,8 @@ func deflateBand(img *image.RGBA, b band, opaque bool, last bool) (deflated, err
 		// converted row above kept, and a row equal to the one above (most
 		// of a step graph: white space and vertical edges) is all zeros
 		// without a look at its pixels.
-		for y := b.y0; y < b.y1; y++ {
-			pix := img.Pix[y*img.Stride : y*img.Stride+width*4]
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			pix := img.Pix[img.PixOffset(b.Min.X, y):][:width*4]
 			out := row
 			switch {
 			case prev != nil && bytes.Equal(pix, prev):
@@ -138,12 +130,12 @@ func deflateBand(img *image.RGBA, b band, opaque bool, last bool) (deflated, err
 	} else {
 		up := make([]byte, width*bpp) // zero: the first row's difference is the row itself
 		cur := make([]byte, width*bpp)
-		for y := b.y0; y < b.y1; y++ {
+		for y := b.Min.Y; y < b.Max.Y; y++ {
 			row[0] = 2 // Up
-			if y == b.y0 {
+			if y == b.Min.Y {
 				row[0] = 0 // None
 			}
-			pix := img.Pix[y*img.Stride : y*img.Stride+width*4]
+			pix := img.Pix[img.PixOffset(b.Min.X, y):][:width*4]
 			for x, j := 0, 0; x < width; x, j = x+1, j+4 {
 				r, g, bl, a := pix[4*x], pix[4*x+1], pix[4*x+2], pix[4*x+3]
 				if a != 0 && a != 0xff { // un-premultiply

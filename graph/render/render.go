@@ -51,7 +51,7 @@ const (
 type Renderer struct {
 	mu    sync.Mutex
 	gv    *graphviz.Graphviz
-	fonts fontCache
+	fonts []fontCache // one a core (see canvas.paint)
 }
 
 // NewRenderer starts Graphviz.

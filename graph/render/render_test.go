@@ -12,6 +12,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -460,6 +462,22 @@ func TestAdler32Combine(t *testing.T) {
 	}
 }
 
+// encodePNG writes img as a PNG, as canvas.paint does: in bands
+// compressed apart, RGB if img is opaque.
+func encodePNG(w io.Writer, img *image.RGBA) error {
+	opaque := img.Opaque()
+	bands := splitBands(img.Bounds().Dy())
+	parts := make([]deflated, len(bands))
+	for i, b := range bands {
+		var err error
+		band := img.SubImage(image.Rect(0, b.y0, img.Bounds().Dx(), b.y1)).(*image.RGBA)
+		if parts[i], err = deflateBand(band, opaque, i == len(bands)-1); err != nil {
+			return err
+		}
+	}
+	return writePNG(w, img.Bounds(), opaque, parts)
+}
+
 func diff(a, b uint32) uint32 {
 	if a > b {
 		return a - b
@@ -534,4 +552,94 @@ func slicesContain(ops []xdotOp, ok func(xdotOp) bool) bool {
 		}
 	}
 	return false
+}
+
+// shippedSkillDOT is the DOT of a skill shipped in skills/.
+func shippedSkillDOT(t *testing.T, name string) string {
+	t.Helper()
+	src, err := os.ReadFile("../../skills/" + name + "/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(compileGraph(t, string(src)).DOT())
+}
+
+// TestPNGBandsAreSeamless: a picture painted in many bands, each clipped
+// to its rows, has the pixels of one painted whole.
+func TestPNGBandsAreSeamless(t *testing.T) {
+	dot := shippedSkillDOT(t, "acat-reimbursement")
+	defer func(v int) { minBandRows = v }(minBandRows)
+	minBandRows = 1 << 30
+	whole := drawPNG(t, dot, 2)
+	minBandRows = 16
+	if n := len(splitBands(whole.Bounds().Dy())); n < 2 {
+		t.Fatalf("%d band", n)
+	}
+	banded := drawPNG(t, dot, 2)
+	if whole.Bounds() != banded.Bounds() {
+		t.Fatalf("%v in bands, %v whole", banded.Bounds(), whole.Bounds())
+	}
+	for y := whole.Bounds().Min.Y; y < whole.Bounds().Max.Y; y++ {
+		for x := whole.Bounds().Min.X; x < whole.Bounds().Max.X; x++ {
+			if a, b := whole.At(x, y), banded.At(x, y); a != b {
+				t.Fatalf("pixel %d,%d is %v in bands, %v whole", x, y, b, a)
+			}
+		}
+	}
+}
+
+// TestPNGBoxesMatchSVG: each step's box in the PNG of a shipped skill is
+// where the SVG has it: along its middle row, white outside its left and
+// right sides, a line at each, its fill inside.
+func TestPNGBoxesMatchSVG(t *testing.T) {
+	dot := shippedSkillDOT(t, "acat-reimbursement")
+	var svg bytes.Buffer
+	if err := testRenderer(t).Render(context.Background(), []byte(dot), SVG, &svg); err != nil {
+		t.Fatal(err)
+	}
+	s := svg.String()
+	var tx, ty float64
+	if i := strings.Index(s, "translate("); i < 0 {
+		t.Fatal("no translate in the svg")
+	} else if _, err := fmt.Sscanf(s[i:], "translate(%g %g)", &tx, &ty); err != nil {
+		t.Fatal(err)
+	}
+	const scale = 2
+	img := drawPNG(t, dot, scale)
+	px := func(v, t float64) int { return int(math.Round((v + t) * scale * 96 / 72)) }
+	kind := func(x, y int) byte {
+		r, g, b, _ := img.At(x, y).RGBA()
+		switch {
+		case r>>8 == 0xff && g>>8 == 0xff && b>>8 == 0xff:
+			return 'w' // the background
+		case r>>8 == 0xf7 && g>>8 == 0xfa && b>>8 == 0xfc:
+			return 'f' // a step's fill, #f7fafc
+		case r < 0xb000:
+			return 'l' // the line, #4a5568
+		}
+		return '?'
+	}
+	boxes := 0
+	for _, m := range regexp.MustCompile(`<path fill="#f7fafc" stroke="#4a5568" d="([^"]+)"`).FindAllStringSubmatch(s, -1) {
+		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, xy := range regexp.MustCompile(`(-?[0-9.]+),(-?[0-9.]+)`).FindAllStringSubmatch(m[1], -1) {
+			x, _ := strconv.ParseFloat(xy[1], 64)
+			y, _ := strconv.ParseFloat(xy[2], 64)
+			x0, y0, x1, y1 = math.Min(x0, x), math.Min(y0, y), math.Max(x1, x), math.Max(y1, y)
+		}
+		boxes++
+		y := px((y0+y1)/2, ty)
+		left, right := px(x0, tx), px(x1, tx)
+		for _, c := range []struct {
+			x    int
+			want byte
+		}{{left - 5, 'w'}, {left, 'l'}, {left + 5, 'f'}, {right - 5, 'f'}, {right, 'l'}, {right + 5, 'w'}} {
+			if got := kind(c.x, y); got != c.want && !(c.want == 'l' && (kind(c.x-1, y) == 'l' || kind(c.x+1, y) == 'l')) {
+				t.Errorf("box %d (x %.0f-%.0f pt): pixel %d,%d is %c, want %c (w background, l line, f fill)", boxes, x0, x1, c.x, y, got, c.want)
+			}
+		}
+	}
+	if boxes < 4 {
+		t.Fatalf("found %d step boxes in the svg, want 4 or more", boxes)
+	}
 }
