@@ -26,13 +26,12 @@ import (
 // A PNG is drawn here, not by a Graphviz renderer: Graphviz lays the graph
 // out and writes it as xdot (every shape's points, every curve's control
 // points, every text's position, font and width, in points), and canvas
-// draws those, antialiased, on an RGBA
-// image. Graphviz's own PNG renderer is not in the WebAssembly build, and
-// go-graphviz's, which we used before, loses bold, sets text in a font
-// whose widths are not the ones Graphviz laid the labels out with
-// (off-centre lines) and fills every shape; drawing through its Go plugin
-// API instead took 2.5 s of bridge calls for 1,000 steps (thousands of
-// WebAssembly calls, several a coordinate), where the xdot is one call.
+// draws those, antialiased, band by band on every core (canvas.paint).
+// go-graphviz's own PNG renderer loses bold, sets text in a font whose
+// widths are not the ones Graphviz laid the labels out with (off-centre
+// lines) and fills every shape; drawing through its Go plugin API instead,
+// as we did before, took 2.5 s of bridge calls for 1,000 steps (thousands
+// of WebAssembly calls, several a coordinate), where the xdot is one call.
 // Hand-written because no maintained Go library draws Graphviz's output
 // in process.
 //
@@ -44,13 +43,13 @@ import (
 // picture, so --scale 2 is the scale 1 picture drawn sharper, not thinner.
 //
 // What the DOT may ask of dot -Tpng that this does not draw: size and
-// ratio (the picture is always the layout at the scale), rotate, and
-// images in nodes.
+// ratio (the picture is always the layout at the scale), rotate, images
+// in nodes, and gradients (drawn in their first colour).
 
-// maxPixels bounds a PNG's size (4 bytes a pixel in memory, 256 MB): a
-// larger picture is drawn smaller to fit, as dot -Tpng does for Cairo's
-// limits. 1,000 steps at scale 1 would be 4,422x60,708 px (268 Mpx, a
-// gigabyte); they are drawn at 2,160x29,650.
+// maxPixels bounds a PNG's size (64 Mpx, 256 MB in a viewer at 4 bytes a
+// pixel): a larger picture is drawn smaller to fit, as dot -Tpng does for
+// Cairo's limits. 1,000 steps at scale 2 would be 4,422x60,708 px (268
+// Mpx, a gigabyte); they are drawn at 2,211x30,353.
 var maxPixels = 1 << 26
 
 // maxSide is the most pixels on a side, Cairo's limit, which many viewers
@@ -387,10 +386,7 @@ func (c *canvas) paint(w io.Writer, fonts []fontCache) error {
 	parts := make([]deflated, len(bands))
 	err := forEachBand(len(bands), len(workers), func(worker, i int) error {
 		p := &workers[worker]
-		img := p.picture(c.width, bands[i])
-		if c.background.A > 0 {
-			draw.Draw(img, img.Bounds(), image.NewUniform(c.background), image.Point{}, draw.Src)
-		}
+		img := p.picture(c.width, bands[i], c.background)
 		p.paint = raster.NewRGBAPainter(img)
 		for _, m := range inBand[i] {
 			if err := p.mark(img, &c.marks[m], &fonts[worker]); err != nil {
@@ -414,15 +410,16 @@ type painter struct {
 	paint *raster.RGBAPainter
 }
 
-// picture is a transparent picture of the rows of b.
-func (p *painter) picture(width int, b band) *image.RGBA {
+// picture is a picture of the rows of b filled with bg, in the pixels of
+// the last band's, which it overwrites once.
+func (p *painter) picture(width int, b band, bg color.NRGBA) *image.RGBA {
 	n := 4 * width * (b.y1 - b.y0)
 	if cap(p.pix) < n {
 		p.pix = make([]byte, n)
 	}
-	pix := p.pix[:n]
-	clear(pix)
-	return &image.RGBA{Pix: pix, Stride: 4 * width, Rect: image.Rect(0, b.y0, width, b.y1)}
+	img := &image.RGBA{Pix: p.pix[:n], Stride: 4 * width, Rect: image.Rect(0, b.y0, width, b.y1)}
+	draw.Draw(img, img.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
+	return img
 }
 
 // mark paints m on img, clipped to its rows.
