@@ -112,10 +112,19 @@ func deflateBand(img *image.RGBA, opaque bool, last bool) (deflated, error) {
 				out = zero
 			case prev != nil:
 				row[0] = 2 // Up
-				for x, j := 0, 1; x < width; x, j = x+1, j+3 {
-					p, q := pix[4*x:4*x+3:4*x+3], prev[4*x:4*x+3:4*x+3]
-					row[j], row[j+1], row[j+2] = p[0]-q[0], p[1]-q[1], p[2]-q[2]
+				// Most pixels are the ones above them (background, lines
+				// across the band): the row starts as zeros, and four
+				// pixels at a time that are unchanged are skipped.
+				clear(row[1:])
+				x := 0
+				for ; x+4 <= width; x += 4 {
+					i := 4 * x
+					if binary.LittleEndian.Uint64(pix[i:]) != binary.LittleEndian.Uint64(prev[i:]) ||
+						binary.LittleEndian.Uint64(pix[i+8:]) != binary.LittleEndian.Uint64(prev[i+8:]) {
+						upRGB(row[1+3*x:], pix[i:i+16], prev[i:i+16])
+					}
 				}
+				upRGB(row[1+3*x:], pix[4*x:], prev[4*x:])
 			default:
 				row[0] = 0 // None
 				for x, j := 0, 1; x < width; x, j = x+1, j+3 {
@@ -163,6 +172,13 @@ func deflateBand(img *image.RGBA, opaque bool, last bool) (deflated, error) {
 		return deflated{}, err
 	}
 	return deflated{out.Bytes(), sum.Sum32(), n}, nil
+}
+
+// upRGB writes to out the RGB of the RGBA pixels p less those of q.
+func upRGB(out, p, q []byte) {
+	for i, j := 0, 0; i+4 <= len(p); i, j = i+4, j+3 {
+		out[j], out[j+1], out[j+2] = p[i]-q[i], p[i+1]-q[i+1], p[i+2]-q[i+2]
+	}
 }
 
 // adler32Combine is the Adler-32 of a stream whose first part has

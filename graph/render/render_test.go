@@ -424,9 +424,12 @@ func TestEncodePNG(t *testing.T) {
 		// Rows equal to the one above, which the opaque encoder writes
 		// without looking at their pixels: within a band, and the first of
 		// the second band.
-		for _, y := range []int{2, bands[1].y0} {
+		for _, y := range []int{2, bands[1].y0, 5} {
 			copy(img.Pix[y*img.Stride:(y+1)*img.Stride], img.Pix[(y-1)*img.Stride:y*img.Stride])
 		}
+		// And one equal but for its 6th pixel, which the opaque encoder
+		// finds among unchanged ones.
+		img.Pix[5*img.Stride+4*5] ^= 0x0f
 		var buf bytes.Buffer
 		if err := encodePNG(&buf, img); err != nil {
 			t.Fatal(err)
