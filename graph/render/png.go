@@ -74,7 +74,7 @@ func (r *Renderer) drawPNG(ctx context.Context, g *graphviz.Graph, scale float64
 	if err != nil {
 		return nil, err
 	}
-	if err := c.drawLayout(l); err != nil {
+	if err := c.addLayout(l); err != nil {
 		return nil, err
 	}
 	var out bytes.Buffer
@@ -127,14 +127,15 @@ func newCanvas(l *layout, scale float64, fonts *fontCache) (*canvas, error) {
 	}, nil
 }
 
-// drawLayout draws l in the order dot -Tpng does: the background and the
-// graph's label, the clusters, then the nodes and edges in the order of
-// the DOT's outputorder (by default, the order Graphviz wrote them in).
-func (c *canvas) drawLayout(l *layout) error {
-	if err := c.drawOps(l.background, true); err != nil {
+// addLayout lists the marks of l in the order dot -Tpng draws them: the
+// background and the graph's label, the clusters, then the nodes and
+// edges in the order of the DOT's outputorder (by default, the order
+// Graphviz wrote them in).
+func (c *canvas) addLayout(l *layout) error {
+	if err := c.addOps(l.background, true); err != nil {
 		return err
 	}
-	if err := c.drawOps(l.label, false); err != nil {
+	if err := c.addOps(l.label, false); err != nil {
 		return err
 	}
 	var first, then []layoutItem
@@ -154,7 +155,7 @@ func (c *canvas) drawLayout(l *layout) error {
 	for _, items := range [][]layoutItem{l.clusters, first, then} {
 		for _, it := range items {
 			for _, ops := range it.draws {
-				if err := c.drawOps(ops, false); err != nil {
+				if err := c.addOps(ops, false); err != nil {
 					return err
 				}
 			}
@@ -175,11 +176,11 @@ type pen struct {
 	fontFlags  int
 }
 
-// drawOps draws one attribute's operations. When background is set, the
-// first filled polygon is the graph's background (over the bounding box,
-// or the box and the pad) and fills the whole picture, pad included, as
-// dot -Tpng's does.
-func (c *canvas) drawOps(ops []xdotOp, background bool) error {
+// addOps lists the marks of one attribute's operations. When background
+// is set, the first filled polygon is the graph's background (over the
+// bounding box, or the box and the pad) and fills the whole picture, pad
+// included, as dot -Tpng's does.
+func (c *canvas) addOps(ops []xdotOp, background bool) error {
 	black := color.NRGBA{A: 0xff}
 	p := pen{line: black, fill: black, width: 1, fontSize: 14, fontFace: "Times-Roman"}
 	for i := range ops {
@@ -197,19 +198,19 @@ func (c *canvas) drawOps(ops []xdotOp, background bool) error {
 		case "t":
 			p.fontFlags = op.FontChar
 		case "T":
-			err = c.text(op, &p)
+			err = c.addText(op, &p)
 		case "E", "e":
-			c.draw(c.ellipse(op.Rect), op.Op == "E", &p)
+			c.addShape(c.ellipse(op.Rect), op.Op == "E", &p)
 		case "P", "p", "L":
 			if op.Op == "P" && background {
 				background = false
 				c.background = p.fill
 				continue
 			}
-			c.draw(c.polygon(op.Points, op.Op != "L"), op.Op == "P", &p)
+			c.addShape(c.polygon(op.Points, op.Op != "L"), op.Op == "P", &p)
 		case "B", "b":
 			// Unlike E/e and P/p, the lower-case b is the filled one.
-			c.draw(c.bezier(op.Points), op.Op == "b", &p)
+			c.addShape(c.bezier(op.Points), op.Op == "b", &p)
 		}
 		if err != nil {
 			return err
@@ -303,9 +304,9 @@ func (c *canvas) bezier(pts [][2]float64) shape {
 	return s
 }
 
-// draw lists the marks of s: filled with the pen's fill colour if fill,
+// addShape lists the marks of s: filled with the pen's fill colour if fill,
 // then stroked.
-func (c *canvas) draw(s shape, fill bool, p *pen) {
+func (c *canvas) addShape(s shape, fill bool, p *pen) {
 	if len(s.pts) < 4 || p.invisible {
 		return
 	}
@@ -367,7 +368,7 @@ type mark struct {
 // paint paints the marks and writes the PNG, band by band on every core:
 // each core paints a band's rows (the marks that touch them, in order,
 // clipped to the band) in a picture of its own, then compresses them
-// (deflateBand), so that neither the whole picture (a gigabyte at 1,000
+// (deflateBand), so that neither the whole picture (256 MB at 1,000
 // steps) nor a second pass over it is needed. fonts holds a font cache a
 // core.
 func (c *canvas) paint(w io.Writer, fonts []fontCache) error {
@@ -587,9 +588,9 @@ func dash(pl []point, pattern []float64) [][]point {
 	return out
 }
 
-// text lists a T operation's mark: the text centred in the width
+// addText lists a T operation's mark: the text centred in the width
 // Graphviz reserved for it, which its justification places.
-func (c *canvas) text(op *xdotOp, p *pen) error {
+func (c *canvas) addText(op *xdotOp, p *pen) error {
 	if op.Text == "" || p.invisible || p.line.A == 0 {
 		return nil
 	}
