@@ -646,3 +646,31 @@ func TestPNGBoxesMatchSVG(t *testing.T) {
 		t.Fatalf("found %d step boxes in the svg, want 4 or more", boxes)
 	}
 }
+
+// TestParseXdotTruncated: Graphviz's xdot cut anywhere is an error, not a
+// panic or a partial layout.
+func TestParseXdotTruncated(t *testing.T) {
+	g, err := graphviz.ParseBytes(compileGraph(t, tricky).DOT())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	var xdot bytes.Buffer
+	if err := testRenderer(t).gv.Render(context.Background(), g, "xdot", &xdot); err != nil {
+		t.Fatal(err)
+	}
+	b := bytes.TrimRight(xdot.Bytes(), "\n")
+	if _, err := parseXdot(b); err != nil {
+		t.Fatalf("the whole xdot: %v", err)
+	}
+	for n := 0; n < len(b); n += 7 {
+		if _, err := parseXdot(b[:n]); err == nil {
+			t.Fatalf("the first %d of %d bytes parse without an error", n, len(b))
+		}
+	}
+	for _, ops := range []string{"P 3 1 2", "T 1 2 0 5 9 -short", "c 7 -#00", "Q 1", "E 1 2 3", "b -1"} {
+		if _, err := readOps(ops); err == nil {
+			t.Errorf("%q: want an error", ops)
+		}
+	}
+}
