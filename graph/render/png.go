@@ -8,11 +8,14 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"io"
 	"math"
+	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/goccy/go-graphviz"
-	"github.com/goccy/go-graphviz/gvc"
 	"github.com/golang/freetype/raster"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
@@ -20,23 +23,17 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// pngEngine draws Graphviz's PNG: Graphviz lays out and says what to draw
-// (shapes and text in points, with the job's scale and translation), and
-// this draws it, antialiased, on an RGBA image. It replaces go-graphviz's
-// own PNG renderer, which loses bold, draws text in a font whose widths are
-// not the ones Graphviz laid the labels out with (off-centre lines),
-// scales neither line widths nor text with the dpi, fills every shape
-// (the fill flag reaches the plugin as true for every shape), and spends
-// time in proportion to the whole picture's height on every shape (1,000
-// steps took two minutes). Hand-written because no maintained Go library
-// rasterises Graphviz output in process.
-//
-// What is filled: an edge's curve is stroked, its arrowhead filled and
-// outlined; a node's first shape is filled when its style says so, then
-// every shape is outlined. A node with peripheries (end's double circle, a
-// waiting step's double border) is drawn innermost first, and Graphviz
-// fills only that one, else the outer fill would cover the inner line. The
-// background is filled white, as dot -Tpng does.
+// A PNG is drawn here, not by a Graphviz renderer: Graphviz lays the graph
+// out and writes it as xdot (every shape's points, every curve's control
+// points, every text's position, font and width, in points), and canvas
+// draws those, antialiased, band by band on every core (canvas.paint).
+// go-graphviz's own PNG renderer loses bold, sets text in a font whose
+// widths are not the ones Graphviz laid the labels out with (off-centre
+// lines) and fills every shape; drawing through its Go plugin API instead,
+// as we did before, took 2.5 s of bridge calls for 1,000 steps (thousands
+// of WebAssembly calls, several a coordinate), where the xdot is one call.
+// Hand-written because no maintained Go library draws Graphviz's output
+// in process.
 //
 // Text is set in Liberation Sans (embedded, SIL OFL; fonts/LICENSE), whose
 // widths are Arial's, the widths Graphviz's layout assumes for Helvetica
@@ -45,80 +42,77 @@ import (
 // Liberation Sans Bold. Line widths, dashes and text scale with the
 // picture, so --scale 2 is the scale 1 picture drawn sharper, not thinner.
 //
-// Drawings are made one at a time (Renderer's lock), so one engine serves.
-type pngEngine struct {
-	*gvc.DefaultRenderEngine
+// What the DOT may ask of dot -Tpng that this does not draw: size and
+// ratio (the picture is always the layout at the scale), rotate, images
+// in nodes, and gradients (drawn in their first colour).
 
-	img    *image.RGBA
-	paint  *raster.RGBAPainter
-	ras    *raster.Rasterizer
-	shapes int // shapes drawn of the current node
-	faces  map[faceKey]font.Face
-
-	// device = k * (scale * (p + translation)), y flipped; k shrinks a
-	// picture that would exceed maxPixels.
-	sx, sy, tx, ty float64
-}
-
-// maxPixels bounds a PNG's size (4 bytes a pixel in memory, 256 MB): a
-// larger picture is drawn smaller to fit, as dot -Tpng does for Cairo's
-// limits. 1,000 steps at scale 1 would be 4,422x60,708 px (268 Mpx, a
-// gigabyte); they are drawn at 2,160x29,650.
+// maxPixels bounds a PNG's size (64 Mpx, 256 MB in a viewer at 4 bytes a
+// pixel): a larger picture is drawn smaller to fit, as dot -Tpng does for
+// Cairo's limits. 1,000 steps at scale 2 would be 4,422x60,708 px (268
+// Mpx, a gigabyte); they are drawn at 2,211x30,353.
 var maxPixels = 1 << 26
 
 // maxSide is the most pixels on a side, Cairo's limit, which many viewers
 // share.
 const maxSide = 32767
 
-var (
-	//go:embed fonts/LiberationSans-Regular.ttf
-	regularTTF []byte
-	//go:embed fonts/LiberationSans-Bold.ttf
-	boldTTF []byte
-
-	fontsOnce           sync.Once
-	regularFont, boldFt *sfnt.Font
-	fontsErr            error
-)
-
-type faceKey struct {
-	bold bool
-	size float64 // in pixels
-}
-
-// face returns the embedded font at size pixels. A face is not safe for
-// concurrent use, so each engine keeps its own.
-func (e *pngEngine) face(bold bool, size float64) (font.Face, error) {
-	fontsOnce.Do(func() {
-		if regularFont, fontsErr = opentype.Parse(regularTTF); fontsErr == nil {
-			boldFt, fontsErr = opentype.Parse(boldTTF)
-		}
-	})
-	if fontsErr != nil {
-		return nil, fmt.Errorf("embedded font: %w", fontsErr)
+// drawPNG lays out g and draws it as a PNG at scale times dot -Tpng's
+// size (96 dpi).
+func (r *Renderer) drawPNG(ctx context.Context, g *graphviz.Graph, scale float64) ([]byte, error) {
+	var xdot bytes.Buffer
+	if err := r.gv.Render(ctx, g, "xdot", &xdot); err != nil {
+		return nil, fmt.Errorf("graphviz cannot lay out the graph: %w", err)
 	}
-	k := faceKey{bold, math.Round(size*64) / 64}
-	if f, ok := e.faces[k]; ok {
-		return f, nil
-	}
-	ft := regularFont
-	if bold {
-		ft = boldFt
-	}
-	f, err := opentype.NewFace(ft, &opentype.FaceOptions{Size: k.size, DPI: 72, Hinting: font.HintingNone})
+	l, err := parseXdot(xdot.Bytes())
 	if err != nil {
 		return nil, err
 	}
-	if e.faces == nil {
-		e.faces = map[faceKey]font.Face{}
+	if len(r.fonts) == 0 {
+		r.fonts = make([]fontCache, runtime.GOMAXPROCS(0))
 	}
-	e.faces[k] = f
-	return f, nil
+	c, err := newCanvas(l, scale, &r.fonts[0])
+	if err != nil {
+		return nil, err
+	}
+	if err := c.addLayout(l); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := c.paint(&out, r.fonts); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
 
-func (e *pngEngine) BeginPage(_ context.Context, job *gvc.Job) (err error) {
-	defer recoverTo(&err)
-	w, h := float64(job.Width()), float64(job.Height())
+// canvas is a picture being drawn from a layout: first the marks to paint
+// are listed, in picture pixels, then paint paints and encodes the
+// picture band by band.
+type canvas struct {
+	width, height int
+	background    color.NRGBA // of the whole picture; transparent if none
+	marks         []mark
+	fonts         *fontCache // to measure text while listing marks
+
+	// A point (x, y) of the layout (y up) is at pixel
+	// (k*(x-left), k*(top-y)).
+	k, left, top float64
+}
+
+// newCanvas makes the picture for l at scale: the bounding box and the
+// pad at 96*scale dpi, drawn smaller if that would exceed maxPixels or
+// maxSide.
+func newCanvas(l *layout, scale float64, fonts *fontCache) (*canvas, error) {
+	llx, lly, urx, ury, err := l.box()
+	if err != nil {
+		return nil, err
+	}
+	px, py, err := l.padding()
+	if err != nil {
+		return nil, err
+	}
+	perPoint := 96 * scale / 72
+	// Graphviz rounds the page to whole pixels.
+	w, h := math.Round((urx-llx+2*px)*perPoint), math.Round((ury-lly+2*py)*perPoint)
 	k := 1.0
 	if w*h > float64(maxPixels) {
 		k = math.Sqrt(float64(maxPixels) / (w * h))
@@ -126,31 +120,128 @@ func (e *pngEngine) BeginPage(_ context.Context, job *gvc.Job) (err error) {
 	if m := math.Max(w, h) * k; m > maxSide {
 		k *= maxSide / m
 	}
-	s, t := job.Scale(), job.Translation()
-	e.sx, e.sy, e.tx, e.ty = k*s.X(), k*s.Y(), t.X(), t.Y()
-	iw, ih := max(1, int(math.Ceil(w*k))), max(1, int(math.Ceil(h*k)))
-	e.img = image.NewRGBA(image.Rect(0, 0, iw, ih)) // transparent until Graphviz draws the background
-	e.paint = raster.NewRGBAPainter(e.img)
-	e.ras = raster.NewRasterizer(0, 0)
-	e.ras.UseNonZeroWinding = true
+	return &canvas{
+		width: max(1, int(math.Ceil(w*k))), height: max(1, int(math.Ceil(h*k))),
+		fonts: fonts,
+		k:     k * perPoint, left: llx - px, top: ury + py,
+	}, nil
+}
+
+// addLayout lists the marks of l in the order dot -Tpng draws them: the
+// background and the graph's label, the clusters, then the nodes and
+// edges in the order of the DOT's outputorder (by default, the order
+// Graphviz wrote them in).
+func (c *canvas) addLayout(l *layout) error {
+	if err := c.addOps(l.background, true); err != nil {
+		return err
+	}
+	if err := c.addOps(l.label, false); err != nil {
+		return err
+	}
+	var first, then []layoutItem
+	switch l.outputOrder {
+	case "nodesfirst", "edgesfirst":
+		edgesFirst := l.outputOrder == "edgesfirst"
+		for _, it := range l.items {
+			if it.edge == edgesFirst {
+				first = append(first, it)
+			} else {
+				then = append(then, it)
+			}
+		}
+	default:
+		first = l.items
+	}
+	for _, items := range [][]layoutItem{l.clusters, first, then} {
+		for _, it := range items {
+			for _, ops := range it.draws {
+				if err := c.addOps(ops, false); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	return nil
 }
 
-func (e *pngEngine) EndPage(_ context.Context, job *gvc.Job) (err error) {
-	defer recoverTo(&err)
-	var buf bytes.Buffer
-	if err := encodePNG(&buf, e.img); err != nil {
-		return err
+// pen is the drawing state within one attribute's operations: each
+// attribute starts from Graphviz's defaults.
+type pen struct {
+	line, fill color.NRGBA
+	width      float64   // in points
+	dashes     []float64 // in points; nil for a solid line
+	invisible  bool
+	fontSize   float64
+	fontFace   string
+	fontFlags  int
+}
+
+// addOps lists the marks of one attribute's operations. When background
+// is set, the first filled polygon is the graph's background (over the
+// bounding box, or the box and the pad) and fills the whole picture, pad
+// included, as dot -Tpng's does.
+func (c *canvas) addOps(ops []xdotOp, background bool) error {
+	black := color.NRGBA{A: 0xff}
+	p := pen{line: black, fill: black, width: 1, fontSize: 14, fontFace: "Times-Roman"}
+	for i := range ops {
+		op := &ops[i]
+		var err error
+		switch op.Op {
+		case "c":
+			p.line, err = xdotColor(op.Color)
+		case "C":
+			p.fill, err = xdotColor(op.Color)
+		case "S":
+			p.setStyle(op.Style)
+		case "F":
+			p.fontSize, p.fontFace = op.Size, op.Face
+		case "t":
+			p.fontFlags = op.FontChar
+		case "T":
+			err = c.addText(op, &p)
+		case "E", "e":
+			c.addShape(c.ellipse(op.Rect), op.Op == "E", &p)
+		case "P", "p", "L":
+			if op.Op == "P" && background {
+				background = false
+				c.background = p.fill
+				continue
+			}
+			c.addShape(c.polygon(op.Points, op.Op != "L"), op.Op == "P", &p)
+		case "B", "b":
+			// Unlike E/e and P/p, the lower-case b is the filled one.
+			c.addShape(c.bezier(op.Points), op.Op == "b", &p)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	job.SetOutputData(buf.Bytes())
-	job.SetOutputDataPosition(uint(buf.Len()))
-	e.img, e.paint = nil, nil
 	return nil
+}
+
+// setStyle takes an S operation's style.
+func (p *pen) setStyle(s string) {
+	switch {
+	case s == "solid":
+		p.dashes = nil
+	case s == "dashed": // Cairo's pattern, which dot -Tpng draws with
+		p.dashes = []float64{6, 6}
+	case s == "dotted":
+		p.dashes = []float64{2, 6}
+	case s == "invis":
+		p.invisible = true
+	case s == "bold":
+		p.width = 2
+	case strings.HasPrefix(s, "setlinewidth(") && strings.HasSuffix(s, ")"):
+		if w, err := strconv.ParseFloat(s[len("setlinewidth("):len(s)-1], 64); err == nil {
+			p.width = w
+		}
+	}
 }
 
 // pt maps a point of the layout to the picture.
-func (e *pngEngine) pt(p *gvc.PointFloat) point {
-	return point{e.sx * (p.X() + e.tx), -e.sy * (p.Y() + e.ty)}
+func (c *canvas) pt(x, y float64) point {
+	return point{c.k * (x - c.left), c.k * (c.top - y)}
 }
 
 type point struct{ x, y float64 }
@@ -162,237 +253,278 @@ type shape struct {
 	closed bool
 }
 
-func (e *pngEngine) BeginNode(_ context.Context, _ *gvc.Job) error {
-	e.shapes = 0
-	return nil
+func (s *shape) lineTo(q point) {
+	p := s.pts[len(s.pts)-1]
+	s.pts = append(s.pts, p, q, q)
 }
 
-// nodeFilled reports whether the node shape drawn now is to be filled:
-// the node's style says so, and it is the node's first shape.
-func (e *pngEngine) nodeFilled(job *gvc.Job) bool {
-	first := e.shapes == 0
-	e.shapes++
-	return first && job.Object().Fill() != gvc.FillNone
-}
-
-// filled decides whether a closed shape is filled (see pngEngine).
-func (e *pngEngine) filled(job *gvc.Job, flag bool) bool {
-	switch job.Object().Type() {
-	case gvc.EdgeObjectType:
-		return true // arrowheads
-	case gvc.NodeObjectType:
-		return e.nodeFilled(job)
-	}
-	return flag // the background, clusters
-}
-
-func (e *pngEngine) Polygon(_ context.Context, job *gvc.Job, a []*gvc.PointFloat, filled bool) (err error) {
-	defer recoverTo(&err)
-	s := shape{closed: true}
-	for i, p := range a {
-		q := e.pt(p)
+// polygon is the path through pts, back to the first if closed.
+func (c *canvas) polygon(pts [][2]float64, closed bool) shape {
+	s := shape{closed: closed}
+	for i, p := range pts {
+		q := c.pt(p[0], p[1])
 		if i == 0 {
 			s.pts = append(s.pts, q)
 			continue
 		}
 		s.lineTo(q)
 	}
-	s.lineTo(s.pts[0])
-	e.draw(job, s, e.filled(job, filled))
-	return nil
+	if closed && len(s.pts) > 0 {
+		s.lineTo(s.pts[0])
+	}
+	return s
 }
 
-func (s *shape) lineTo(q point) {
-	p := s.pts[len(s.pts)-1]
-	s.pts = append(s.pts, p, q, q)
-}
-
-func (e *pngEngine) Ellipse(_ context.Context, job *gvc.Job, a []*gvc.PointFloat, filled bool) (err error) {
-	defer recoverTo(&err)
-	c, r := e.pt(a[0]), e.pt(a[1])
-	rx, ry := math.Abs(r.x-c.x), math.Abs(r.y-c.y)
+// ellipse is the ellipse of centre r[0], r[1] and radii r[2], r[3].
+func (c *canvas) ellipse(r [4]float64) shape {
+	ctr := c.pt(r[0], r[1])
+	rx, ry := c.k*math.Abs(r[2]), c.k*math.Abs(r[3])
 	const kappa = 0.5522847498 // four cubics make a circle
 	kx, ky := kappa*rx, kappa*ry
-	s := shape{closed: true, pts: []point{
-		{c.x + rx, c.y},
-		{c.x + rx, c.y + ky}, {c.x + kx, c.y + ry}, {c.x, c.y + ry},
-		{c.x - kx, c.y + ry}, {c.x - rx, c.y + ky}, {c.x - rx, c.y},
-		{c.x - rx, c.y - ky}, {c.x - kx, c.y - ry}, {c.x, c.y - ry},
-		{c.x + kx, c.y - ry}, {c.x + rx, c.y - ky}, {c.x + rx, c.y},
+	return shape{closed: true, pts: []point{
+		{ctr.x + rx, ctr.y},
+		{ctr.x + rx, ctr.y + ky}, {ctr.x + kx, ctr.y + ry}, {ctr.x, ctr.y + ry},
+		{ctr.x - kx, ctr.y + ry}, {ctr.x - rx, ctr.y + ky}, {ctr.x - rx, ctr.y},
+		{ctr.x - rx, ctr.y - ky}, {ctr.x - kx, ctr.y - ry}, {ctr.x, ctr.y - ry},
+		{ctr.x + kx, ctr.y - ry}, {ctr.x + rx, ctr.y - ky}, {ctr.x + rx, ctr.y},
 	}}
-	e.draw(job, s, e.filled(job, filled))
-	return nil
 }
 
-func (e *pngEngine) BezierCurve(_ context.Context, job *gvc.Job, a []*gvc.PointFloat, filled bool) (err error) {
-	defer recoverTo(&err)
+// bezier is the cubic B-spline through pts (a start, 3 points a segment),
+// closed when it ends where it starts (a rounded box).
+func (c *canvas) bezier(pts [][2]float64) shape {
 	s := shape{}
-	for i := 0; i < len(a); i++ {
-		s.pts = append(s.pts, e.pt(a[i]))
+	for _, p := range pts[:1+max(0, len(pts)-1)/3*3] {
+		s.pts = append(s.pts, c.pt(p[0], p[1]))
 	}
-	s.pts = s.pts[:1+(len(s.pts)-1)/3*3]
-	first, last := s.pts[0], s.pts[len(s.pts)-1]
-	s.closed = len(s.pts) > 1 && math.Abs(first.x-last.x) < 1e-6 && math.Abs(first.y-last.y) < 1e-6
-	fill := false
-	switch job.Object().Type() {
-	case gvc.NodeObjectType:
-		fill = e.nodeFilled(job) // rounded boxes
-	case gvc.EdgeObjectType:
+	if n := len(s.pts); n > 1 {
+		first, last := s.pts[0], s.pts[n-1]
+		s.closed = math.Abs(first.x-last.x) < 1e-6 && math.Abs(first.y-last.y) < 1e-6
+	}
+	return s
+}
+
+// addShape lists the marks of s: filled with the pen's fill colour if fill,
+// then stroked.
+func (c *canvas) addShape(s shape, fill bool, p *pen) {
+	if len(s.pts) < 4 || p.invisible {
+		return
+	}
+	if fill && p.fill.A > 0 {
+		c.marks = append(c.marks, mark{box: c.bounds(s.pts, 1), color: p.fill, fill: s.pts})
+	}
+	w := p.width * c.k
+	if p.line.A == 0 || w <= 0 {
+		return
+	}
+	// The stroker takes straight segments only.
+	lines := [][]point{flatten(s.pts)}
+	// A closed outline's ends meet in round caps, like its round joins
+	// elsewhere; an open line, and a dash, ends square, as Cairo's.
+	capper := raster.ButtCapper
+	if p.dashes != nil {
+		var dashes []float64
+		for _, d := range p.dashes {
+			dashes = append(dashes, d*c.k)
+		}
+		lines = dash(lines[0], dashes)
+	} else if s.closed {
+		capper = raster.RoundCapper
+	}
+	c.marks = append(c.marks, mark{box: c.bounds(s.pts, w), color: p.line, lines: lines, width: w, capper: capper})
+}
+
+// bounds is the box of pts (a cubic lies within its control points),
+// grown by pad, in pixels, clipped to the picture.
+func (c *canvas) bounds(pts []point, pad float64) image.Rectangle {
+	return bounds(pts, pad).Intersect(image.Rect(0, 0, c.width, c.height))
+}
+
+// bounds is the box of pts grown by pad, in pixels.
+func bounds(pts []point, pad float64) image.Rectangle {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range pts {
+		x0, y0, x1, y1 = math.Min(x0, p.x), math.Min(y0, p.y), math.Max(x1, p.x), math.Max(y1, p.y)
+	}
+	return image.Rect(int(math.Floor(x0-pad)), int(math.Floor(y0-pad)), int(math.Ceil(x1+pad))+1, int(math.Ceil(y1+pad))+1)
+}
+
+// mark is one thing to paint: a filled path, stroked lines or a text.
+type mark struct {
+	box   image.Rectangle // the pixels it may touch
+	color color.NRGBA
+
+	fill []point // a closed path: a start and 3 points a cubic
+
+	lines  [][]point // polylines stroked width wide, ended by capper
+	width  float64
+	capper raster.Capper
+
+	text string // set in face, starting at dot (on the baseline)
+	face faceKey
+	dot  fixed.Point26_6
+}
+
+// paint paints the marks and writes the PNG, band by band on every core:
+// each core paints a band's rows (the marks that touch them, in order,
+// clipped to the band) in a picture of its own, then compresses them
+// (deflateBand), so that neither the whole picture (256 MB at 1,000
+// steps) nor a second pass over it is needed. fonts holds a font cache a
+// core.
+func (c *canvas) paint(w io.Writer, fonts []fontCache) error {
+	bands := splitBands(c.height)
+	// The marks of each band, in order.
+	inBand := make([][]int, len(bands))
+	for i, m := range c.marks {
+		for b := range bands {
+			if m.box.Min.Y < bands[b].y1 && m.box.Max.Y > bands[b].y0 {
+				inBand[b] = append(inBand[b], i)
+			}
+		}
+	}
+	opaque := c.background.A == 0xff // and painting over opaque pixels keeps them so
+	workers := make([]painter, len(fonts))
+	parts := make([]deflated, len(bands))
+	err := forEachBand(len(bands), len(workers), func(worker, i int) error {
+		p := &workers[worker]
+		img := p.picture(c.width, bands[i], c.background)
+		p.paint = raster.NewRGBAPainter(img)
+		for _, m := range inBand[i] {
+			if err := p.mark(img, &c.marks[m], &fonts[worker]); err != nil {
+				return err
+			}
+		}
+		var err error
+		parts[i], err = deflateBand(img, opaque, i == len(bands)-1)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return writePNG(w, image.Rect(0, 0, c.width, c.height), opaque, parts)
+}
+
+// painter paints bands of a picture on one core.
+type painter struct {
+	pix   []byte // the band's pixels, kept from band to band
+	ras   *raster.Rasterizer
+	paint *raster.RGBAPainter
+}
+
+// picture is a picture of the rows of b filled with bg, in the pixels of
+// the last band's, which it overwrites once.
+func (p *painter) picture(width int, b band, bg color.NRGBA) *image.RGBA {
+	n := 4 * width * (b.y1 - b.y0)
+	if cap(p.pix) < n {
+		p.pix = make([]byte, n)
+	}
+	img := &image.RGBA{Pix: p.pix[:n], Stride: 4 * width, Rect: image.Rect(0, b.y0, width, b.y1)}
+	draw.Draw(img, img.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
+	return img
+}
+
+// mark paints m on img, clipped to its rows.
+func (p *painter) mark(img *image.RGBA, m *mark, fonts *fontCache) error {
+	clip := img.Bounds()
+	switch {
+	case m.text != "":
+		fc, err := fonts.face(m.face.bold, m.face.size)
+		if err != nil {
+			return err
+		}
+		d := font.Drawer{Dst: img, Src: image.NewUniform(m.color), Face: fc, Dot: m.dot}
+		d.DrawString(m.text)
+	case m.fill != nil:
+		pts := m.fill
+		p.rasterize(m.box, clip, m.color, func(off point) {
+			sub := func(q point) fixed.Point26_6 { return fx(point{q.x - off.x, q.y - off.y}) }
+			p.ras.Start(sub(pts[0]))
+			for i := 1; i+2 < len(pts); i += 3 {
+				p.ras.Add3(sub(pts[i]), sub(pts[i+1]), sub(pts[i+2]))
+			}
+			p.ras.Add1(sub(pts[0]))
+		})
 	default:
-		fill = filled && s.closed
+		// Only the stretches of line near the band: a long edge crosses
+		// many bands. The stretches end more than a line's width outside
+		// the band, so their caps do not show.
+		lo, hi := float64(clip.Min.Y)-m.width, float64(clip.Max.Y)+m.width
+		var runs [][]point
+		for _, pl := range m.lines {
+			runs = append(runs, runsWithin(pl, lo, hi)...)
+		}
+		if len(runs) == 0 {
+			return nil
+		}
+		var box image.Rectangle
+		for _, run := range runs {
+			box = box.Union(bounds(run, m.width))
+		}
+		p.rasterize(box.Intersect(m.box), clip, m.color, func(off point) {
+			var path raster.Path
+			for _, run := range runs {
+				path.Clear()
+				path.Start(fx(point{run[0].x - off.x, run[0].y - off.y}))
+				for _, q := range run[1:] {
+					path.Add1(fx(point{q.x - off.x, q.y - off.y}))
+				}
+				p.ras.AddStroke(path, fixed.Int26_6(m.width*64), m.capper, raster.RoundJoiner)
+			}
+		})
 	}
-	e.draw(job, s, fill)
 	return nil
 }
 
-func (e *pngEngine) Polyline(_ context.Context, job *gvc.Job, a []*gvc.PointFloat) (err error) {
-	defer recoverTo(&err)
-	s := shape{}
-	for i, p := range a {
-		if i == 0 {
-			s.pts = append(s.pts, e.pt(p))
-			continue
-		}
-		s.lineTo(e.pt(p))
-	}
-	e.draw(job, s, false)
-	return nil
-}
-
-// draw fills s with the object's fill colour if fill, then strokes it with
-// its pen.
-func (e *pngEngine) draw(job *gvc.Job, s shape, fill bool) {
-	if len(s.pts) < 4 {
-		return
-	}
-	o := job.Object()
-	if fill {
-		if c := rgba(o.FillColor()); c.A > 0 {
-			e.fill(s, c)
+// runsWithin cuts the polyline pl into the runs of its segments that reach
+// rows lo to hi.
+func runsWithin(pl []point, lo, hi float64) [][]point {
+	var runs [][]point
+	start := -1 // the first point of the current run
+	for i := 1; i <= len(pl); i++ {
+		in := i < len(pl) && math.Max(pl[i-1].y, pl[i].y) >= lo && math.Min(pl[i-1].y, pl[i].y) <= hi
+		switch {
+		case in && start < 0:
+			start = i - 1
+		case !in && start >= 0:
+			runs = append(runs, pl[start:i])
+			start = -1
 		}
 	}
-	if o.Pen() == gvc.PenNone {
-		return
-	}
-	c := rgba(o.PenColor())
-	if c.A == 0 {
-		return
-	}
-	w := o.PenWidth() * e.sx
-	if w <= 0 {
-		return
-	}
-	// Cairo's patterns, which dot -Tpng draws with, in points.
-	var dashes []float64
-	switch o.Pen() {
-	case gvc.PenDashed:
-		dashes = []float64{6 * e.sx, 6 * e.sx}
-	case gvc.PenDotted:
-		dashes = []float64{2 * e.sx, 6 * e.sx}
-	}
-	e.stroke(s, w, dashes, c)
-}
-
-func rgba(c *gvc.Color) color.NRGBA {
-	if c == nil {
-		return color.NRGBA{}
-	}
-	v := c.RGBAUint()
-	return color.NRGBA{uint8(v[0]), uint8(v[1]), uint8(v[2]), uint8(v[3])}
+	return runs
 }
 
 func fx(p point) fixed.Point26_6 {
 	return fixed.Point26_6{X: fixed.Int26_6(math.Round(p.x * 64)), Y: fixed.Int26_6(math.Round(p.y * 64))}
 }
 
-// covers reports whether s is an axis-aligned rectangle that covers the
-// picture, to within half a pixel: the background.
-func (e *pngEngine) covers(s shape) bool {
-	if !s.closed || len(s.pts) != 13 {
-		return false
-	}
-	b := e.img.Bounds()
-	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for i := 3; i < len(s.pts); i += 3 {
-		p, q := s.pts[i-3], s.pts[i]
-		if p.x != q.x && p.y != q.y {
-			return false // a diagonal side
-		}
-		x0, y0, x1, y1 = math.Min(x0, q.x), math.Min(y0, q.y), math.Max(x1, q.x), math.Max(y1, q.y)
-	}
-	return x0 <= float64(b.Min.X)+0.5 && y0 <= float64(b.Min.Y)+0.5 && x1 >= float64(b.Max.X)-0.5 && y1 >= float64(b.Max.Y)-0.5
-}
-
-// bounds is the box of pts (a cubic lies within its control points),
-// grown by pad, in pixels, clipped to the picture.
-func (e *pngEngine) bounds(pts []point, pad float64) image.Rectangle {
-	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, p := range pts {
-		x0, y0, x1, y1 = math.Min(x0, p.x), math.Min(y0, p.y), math.Max(x1, p.x), math.Max(y1, p.y)
-	}
-	r := image.Rect(int(math.Floor(x0-pad)), int(math.Floor(y0-pad)), int(math.Ceil(x1+pad))+1, int(math.Ceil(y1+pad))+1)
-	return r.Intersect(e.img.Bounds())
-}
-
-// rasterize paints what add puts in a rasterizer the size of box, so that
-// each shape costs its own area, not the picture's.
-func (e *pngEngine) rasterize(box image.Rectangle, c color.NRGBA, add func(off point)) {
-	if box.Empty() {
+// rasterize paints, within clip, what add puts in a rasterizer the size
+// of box, so that each shape costs its own area, not the picture's. The
+// rasterizer's box holds the whole shape, not only what is within clip:
+// it places a point above its box a row too low (it truncates negative
+// coordinates where it should floor them).
+func (p *painter) rasterize(box, clip image.Rectangle, col color.NRGBA, add func(off point)) {
+	if box.Empty() || !box.Overlaps(clip) {
 		return
 	}
-	e.ras.SetBounds(box.Dx(), box.Dy())
+	if p.ras == nil {
+		p.ras = raster.NewRasterizer(0, 0)
+		p.ras.UseNonZeroWinding = true
+	}
+	p.ras.SetBounds(box.Dx(), box.Dy())
 	add(point{float64(box.Min.X), float64(box.Min.Y)})
-	e.paint.SetColor(c)
+	p.paint.SetColor(col)
 	dx, dy := box.Min.X, box.Min.Y
-	e.ras.Rasterize(raster.PainterFunc(func(ss []raster.Span, done bool) {
-		for i := range ss {
-			ss[i].Y += dy
-			ss[i].X0 += dx
-			ss[i].X1 += dx
-		}
-		e.paint.Paint(ss, done)
-	}))
-}
-
-func (e *pngEngine) fill(s shape, c color.NRGBA) {
-	if e.covers(s) {
-		// The background: filled at once rather than through the
-		// rasterizer.
-		draw.Draw(e.img, e.img.Bounds(), image.NewUniform(c), image.Point{}, draw.Src)
-		return
-	}
-	e.rasterize(e.bounds(s.pts, 1), c, func(off point) {
-		sub := func(p point) fixed.Point26_6 { return fx(point{p.x - off.x, p.y - off.y}) }
-		e.ras.Start(sub(s.pts[0]))
-		for i := 1; i+2 < len(s.pts); i += 3 {
-			e.ras.Add3(sub(s.pts[i]), sub(s.pts[i+1]), sub(s.pts[i+2]))
-		}
-		e.ras.Add1(sub(s.pts[0]))
-	})
-}
-
-func (e *pngEngine) stroke(s shape, w float64, dashes []float64, c color.NRGBA) {
-	// The stroker takes straight segments only.
-	paths := [][]point{flatten(s.pts)}
-	// A closed outline's ends meet in round caps, like its round joins
-	// elsewhere; an open line, and a dash, ends square, as Cairo's.
-	capper := raster.ButtCapper
-	if dashes != nil {
-		paths = dash(paths[0], dashes)
-	} else if s.closed {
-		capper = raster.RoundCapper
-	}
-	e.rasterize(e.bounds(s.pts, w), c, func(off point) {
-		var path raster.Path
-		for _, pl := range paths {
-			path.Clear()
-			path.Start(fx(point{pl[0].x - off.x, pl[0].y - off.y}))
-			for _, p := range pl[1:] {
-				path.Add1(fx(point{p.x - off.x, p.y - off.y}))
+	p.ras.Rasterize(raster.PainterFunc(func(ss []raster.Span, done bool) {
+		in := ss[:0]
+		for _, sp := range ss {
+			if sp.Y += dy; sp.Y >= clip.Min.Y && sp.Y < clip.Max.Y {
+				sp.X0 += dx
+				sp.X1 += dx
+				in = append(in, sp)
 			}
-			e.ras.AddStroke(path, fixed.Int26_6(w*64), capper, raster.RoundJoiner)
 		}
-	})
+		p.paint.Paint(in, done)
+	}))
 }
 
 // flatten turns a path of cubics into a polyline, a segment every pixel or
@@ -456,68 +588,90 @@ func dash(pl []point, pattern []float64) [][]point {
 	return out
 }
 
-// recoverTo turns a panic while drawing into the drawing's error: the
-// WebAssembly bridge that calls the engine would report it only as an
-// unreadable memory error.
-func recoverTo(err *error) {
-	if r := recover(); r != nil {
-		*err = fmt.Errorf("png renderer: %v", r)
-	}
-}
-
-// htmlBold is Graphviz's HTML_BF, a text font's flag for <b>.
-const htmlBold = 1
-
-func (e *pngEngine) TextSpan(_ context.Context, job *gvc.Job, p *gvc.PointFloat, span *gvc.TextSpan) (err error) {
-	defer recoverTo(&err)
-	f := span.Font()
-	text := span.Text()
-	if f == nil || text == "" {
+// addText lists a T operation's mark: the text centred in the width
+// Graphviz reserved for it, which its justification places.
+func (c *canvas) addText(op *xdotOp, p *pen) error {
+	if op.Text == "" || p.invisible || p.line.A == 0 {
 		return nil
 	}
-	bold := f.Flags()&htmlBold != 0 || containsFold(f.Name(), "bold")
-	fc, err := e.face(bold, f.Size()*e.sy)
+	key := faceKey{
+		bold: p.fontFlags&fontBold != 0 || strings.Contains(strings.ToLower(p.fontFace), "bold"),
+		size: math.Round(p.fontSize*c.k*64) / 64,
+	}
+	fc, err := c.fonts.face(key.bold, key.size)
 	if err != nil {
 		return err
 	}
-	c := rgba(job.Object().PenColor())
-	if c.A == 0 {
-		return nil
-	}
-	// The width Graphviz reserved for the span, placed by its
-	// justification; the text is centred in it.
-	est := span.Size().X()
-	x := p.X()
-	switch span.Just() {
-	case 'r':
-		x -= est
-	case 'l':
+	x := op.Pt[0]
+	switch op.Align {
+	case "r":
+		x -= op.Width
+	case "l":
 	default:
-		x -= est / 2
+		x -= op.Width / 2
 	}
-	o := point{e.sx * (x + e.tx), -e.sy * (p.Y() + span.YOffsetCenterLine() + span.YOffsetLayout() + e.ty)}
-	real := font.MeasureString(fc, text)
-	left := o.x + (est*e.sx-float64(real)/64)/2
-	d := font.Drawer{Dst: e.img, Src: image.NewUniform(c), Face: fc, Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(left * 64)), Y: fixed.Int26_6(math.Round(o.y * 64))}}
-	d.DrawString(text)
+	o := c.pt(x, op.Pt[1])
+	real := font.MeasureString(fc, op.Text)
+	left := o.x + (op.Width*c.k-float64(real)/64)/2
+	// A glyph may reach above the font's ascent (accents), so the rows
+	// are those of a size above the baseline and a size below.
+	box := image.Rect(int(left)-1, int(o.y-2*key.size), int(left+float64(real)/64)+2, int(o.y+key.size)+1)
+	c.marks = append(c.marks, mark{
+		box: box.Intersect(image.Rect(0, 0, c.width, c.height)), color: p.line,
+		text: op.Text, face: key,
+		dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(left * 64)), Y: fixed.Int26_6(math.Round(o.y * 64))},
+	})
 	return nil
 }
 
-func containsFold(s, sub string) bool {
-	return bytes.Contains(bytes.ToLower([]byte(s)), []byte(sub))
+var (
+	//go:embed fonts/LiberationSans-Regular.ttf
+	regularTTF []byte
+	//go:embed fonts/LiberationSans-Bold.ttf
+	boldTTF []byte
+
+	fontsOnce           sync.Once
+	regularFont, boldFt *sfnt.Font
+	fontsErr            error
+)
+
+// fontCache keeps the faces made for a Renderer's drawings. A face is not
+// safe for concurrent use; the Renderer's lock keeps drawings one at a
+// time.
+type fontCache struct {
+	faces map[faceKey]font.Face
 }
 
-// newGraphviz starts Graphviz with the PNG renderer replaced.
-func newGraphviz(ctx context.Context) (*graphviz.Graphviz, error) {
-	engine := &pngEngine{DefaultRenderEngine: new(gvc.DefaultRenderEngine)}
-	render, err := gvc.NewRenderPlugin(ctx, "png", engine,
-		gvc.WithRenderFeatures(gvc.RenderYGoesDown, gvc.RenderDoesTransform))
+type faceKey struct {
+	bold bool
+	size float64 // in pixels
+}
+
+// face returns the embedded font at size pixels.
+func (fc *fontCache) face(bold bool, size float64) (font.Face, error) {
+	fontsOnce.Do(func() {
+		if regularFont, fontsErr = opentype.Parse(regularTTF); fontsErr == nil {
+			boldFt, fontsErr = opentype.Parse(boldTTF)
+		}
+	})
+	if fontsErr != nil {
+		return nil, fmt.Errorf("embedded font: %w", fontsErr)
+	}
+	k := faceKey{bold, math.Round(size*64) / 64}
+	if f, ok := fc.faces[k]; ok {
+		return f, nil
+	}
+	ft := regularFont
+	if bold {
+		ft = boldFt
+	}
+	f, err := opentype.NewFace(ft, &opentype.FaceOptions{Size: k.size, DPI: 72, Hinting: font.HintingNone})
 	if err != nil {
 		return nil, err
 	}
-	device, err := gvc.PNGDevicePlugin(ctx)
-	if err != nil {
-		return nil, err
+	if fc.faces == nil {
+		fc.faces = map[faceKey]font.Face{}
 	}
-	return graphviz.NewWithPlugins(ctx, render, device)
+	fc.faces[k] = f
+	return f, nil
 }

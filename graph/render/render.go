@@ -43,18 +43,20 @@ const (
 
 // Renderer lays out DOT and draws it as SVG or PNG inside the process, with
 // Graphviz compiled to WebAssembly (github.com/goccy/go-graphviz): nothing
-// to install. Graphviz lays out and says what to draw; a PNG is drawn by
-// pngEngine, with embedded fonts. Starting it compiles the WebAssembly module, which takes a
-// noticeable moment, so make one per process and reuse it. It is safe for
-// concurrent use; drawings are made one at a time.
+// to install. Graphviz lays out and draws the SVG; a PNG is drawn from
+// Graphviz's layout by canvas, with embedded fonts (png.go). Starting it
+// compiles the WebAssembly module, which takes a noticeable moment, so make
+// one per process and reuse it. It is safe for concurrent use; drawings are
+// made one at a time.
 type Renderer struct {
-	mu sync.Mutex
-	gv *graphviz.Graphviz
+	mu    sync.Mutex
+	gv    *graphviz.Graphviz
+	fonts []fontCache // one a core (see canvas.paint)
 }
 
 // NewRenderer starts Graphviz.
 func NewRenderer(ctx context.Context) (*Renderer, error) {
-	gv, err := newGraphviz(ctx)
+	gv, err := graphviz.New(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("start graphviz: %w", err)
 	}
@@ -89,13 +91,7 @@ func (r *Renderer) RenderScaled(ctx context.Context, dot []byte, format ImageFor
 	if err := drawcmd.CheckScale(scale); err != nil {
 		return err
 	}
-	var f graphviz.Format
-	switch format {
-	case SVG:
-		f = graphviz.SVG
-	case PNG:
-		f = graphviz.PNG
-	default:
+	if format != SVG && format != PNG {
 		return fmt.Errorf("unknown image format %q: want svg or png", format)
 	}
 	r.mu.Lock()
@@ -108,20 +104,22 @@ func (r *Renderer) RenderScaled(ctx context.Context, dot []byte, format ImageFor
 	if err := boundLayout(g, positionIterations); err != nil {
 		return err
 	}
+	var pic []byte
 	if format == PNG {
-		v := strconv.FormatFloat(96*scale, 'g', 6, 64)
-		if err := g.SafeSet("dpi", v, ""); err != nil {
-			return fmt.Errorf("graphviz: set dpi=%s: %w", v, err)
+		if pic, err = r.drawPNG(ctx, g, scale); err != nil {
+			return err
 		}
+	} else {
+		var buf bytes.Buffer
+		if err := r.gv.Render(ctx, g, graphviz.SVG, &buf); err != nil {
+			return fmt.Errorf("graphviz cannot draw the svg: %w", err)
+		}
+		pic = buf.Bytes()
 	}
-	var buf bytes.Buffer
-	if err := r.gv.Render(ctx, g, f, &buf); err != nil {
-		return fmt.Errorf("graphviz cannot draw the %s: %w", format, err)
-	}
-	if buf.Len() == 0 {
+	if len(pic) == 0 {
 		return fmt.Errorf("graphviz drew an empty %s", format)
 	}
-	_, err = w.Write(buf.Bytes())
+	_, err = w.Write(pic)
 	return err
 }
 

@@ -5,15 +5,20 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
+	"hash/adler32"
 	"image"
 	"image/png"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/goccy/go-graphviz"
 
 	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/graph"
@@ -212,9 +217,12 @@ func dark(img image.Image, x, y int) bool {
 // the outer line, the gap (background, not the fill), the inner line,
 // then the fill.
 func TestPNGPeripheries(t *testing.T) {
-	for _, shape := range []string{"box", "doublecircle", "circle", "octagon"} {
+	// A rounded box is drawn with B-splines, the others with polygons and
+	// ellipses.
+	for _, shape := range []string{"box", "box,rounded", "doublecircle", "circle", "octagon"} {
 		t.Run(shape, func(t *testing.T) {
-			dot := fmt.Sprintf(`digraph { pad=0.2; node [shape=%s, style=filled, fillcolor="#ff0000", color="#000000", peripheries=2, width=2, height=1, label=" "]; a }`, shape)
+			shape, style, _ := strings.Cut(shape, ",")
+			dot := fmt.Sprintf(`digraph { pad=0.2; node [shape=%s, style="filled,%s", fillcolor="#ff0000", color="#000000", peripheries=2, width=2, height=1, label=" "]; a }`, shape, style)
 			img := drawPNG(t, dot, 2)
 			b := img.Bounds()
 			y := (b.Min.Y + b.Max.Y) / 2
@@ -391,12 +399,17 @@ func TestPNGTooLarge(t *testing.T) {
 }
 
 // TestEncodePNG: what encodePNG writes decodes to the same pixels, opaque
-// (RGB) or not (RGBA).
+// (RGB) or not (RGBA), over several bands compressed apart.
 func TestEncodePNG(t *testing.T) {
+	const w, h = 7, 300
+	bands := splitBands(h)
+	if len(bands) < 2 {
+		t.Fatalf("%d rows make %d band; want several, or this test checks no joins", h, len(bands))
+	}
 	for _, opaque := range []bool{true, false} {
-		img := image.NewRGBA(image.Rect(0, 0, 7, 5))
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
 		for i := range img.Pix {
-			img.Pix[i] = uint8(i * 37)
+			img.Pix[i] = uint8(i * 37 % 251)
 		}
 		for i := 3; i < len(img.Pix); i += 4 {
 			if opaque {
@@ -408,9 +421,15 @@ func TestEncodePNG(t *testing.T) {
 				img.Pix[i-c] = min(img.Pix[i-c], img.Pix[i]) // premultiplied
 			}
 		}
-		// A row equal to the one above, which the opaque encoder writes
-		// without looking at its pixels.
-		copy(img.Pix[2*img.Stride:3*img.Stride], img.Pix[img.Stride:2*img.Stride])
+		// Rows equal to the one above, which the opaque encoder writes
+		// without looking at their pixels: within a band, and the first of
+		// the second band.
+		for _, y := range []int{2, bands[1].y0, 5} {
+			copy(img.Pix[y*img.Stride:(y+1)*img.Stride], img.Pix[(y-1)*img.Stride:y*img.Stride])
+		}
+		// And one equal but for its 6th pixel, which the opaque encoder
+		// finds among unchanged ones.
+		img.Pix[5*img.Stride+4*5] ^= 0x0f
 		var buf bytes.Buffer
 		if err := encodePNG(&buf, img); err != nil {
 			t.Fatal(err)
@@ -419,8 +438,8 @@ func TestEncodePNG(t *testing.T) {
 		if err != nil {
 			t.Fatalf("opaque %v: %v", opaque, err)
 		}
-		for y := 0; y < 5; y++ {
-			for x := 0; x < 7; x++ {
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
 				r1, g1, b1, a1 := img.At(x, y).RGBA()
 				r2, g2, b2, a2 := got.At(x, y).RGBA()
 				if a1 != a2 || diff(r1, r2) > 0x200 || diff(g1, g2) > 0x200 || diff(b1, b2) > 0x200 {
@@ -431,9 +450,227 @@ func TestEncodePNG(t *testing.T) {
 	}
 }
 
+// TestAdler32Combine: the combined checksum of two parts is the checksum
+// of the whole, for parts long enough to wrap the modulus.
+func TestAdler32Combine(t *testing.T) {
+	data := make([]byte, 300000)
+	for i := range data {
+		data[i] = uint8(i*i + i/7)
+	}
+	for _, cut := range []int{0, 1, 65521, 65522, 200000, len(data)} {
+		a, b := data[:cut], data[cut:]
+		if got, want := adler32Combine(adler32.Checksum(a), adler32.Checksum(b), int64(len(b))), adler32.Checksum(data); got != want {
+			t.Errorf("cut at %d: %08x, want %08x", cut, got, want)
+		}
+	}
+}
+
+// encodePNG writes img as a PNG, as canvas.paint does: in bands
+// compressed apart, RGB if img is opaque.
+func encodePNG(w io.Writer, img *image.RGBA) error {
+	opaque := img.Opaque()
+	bands := splitBands(img.Bounds().Dy())
+	parts := make([]deflated, len(bands))
+	for i, b := range bands {
+		var err error
+		band := img.SubImage(image.Rect(0, b.y0, img.Bounds().Dx(), b.y1)).(*image.RGBA)
+		if parts[i], err = deflateBand(band, opaque, i == len(bands)-1); err != nil {
+			return err
+		}
+	}
+	return writePNG(w, img.Bounds(), opaque, parts)
+}
+
 func diff(a, b uint32) uint32 {
 	if a > b {
 		return a - b
 	}
 	return b - a
+}
+
+// TestParseXdot reads what Graphviz writes for a graph with a cluster, a
+// gradient, ports, head, tail and external labels, and text with quotes
+// and backslashes, which Graphviz escapes twice (in DOT, then in xdot).
+func TestParseXdot(t *testing.T) {
+	dot := `digraph { pad=0.5; outputorder=edgesfirst; label="g\\"
+		subgraph cluster_x { style=filled; fillcolor="red:blue"; label="C\\"; c }
+		a [xlabel="x", label="a\"b\\"]
+		a:s -> c [headlabel="h", taillabel="t", label=<<i>it</i>>]
+	}`
+	g, err := graphviz.ParseBytes([]byte(dot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	var xdot bytes.Buffer
+	if err := testRenderer(t).gv.Render(context.Background(), g, "xdot", &xdot); err != nil {
+		t.Fatal(err)
+	}
+	l, err := parseXdot(xdot.Bytes())
+	if err != nil {
+		t.Fatalf("%v in\n%s", err, xdot.String())
+	}
+	if l.pad != "0.5" || l.outputOrder != "edgesfirst" || !strings.HasPrefix(l.bb, "0,0,") {
+		t.Errorf("pad %q, outputorder %q, bb %q", l.pad, l.outputOrder, l.bb)
+	}
+	texts := func(items []layoutItem) (out []string) {
+		for _, it := range items {
+			for _, ops := range it.draws {
+				for _, op := range ops {
+					if op.Op == "T" {
+						out = append(out, op.Text)
+					}
+				}
+			}
+		}
+		return out
+	}
+	if got := texts(l.clusters); len(got) != 1 || got[0] != `C\` {
+		t.Errorf("the cluster's texts are %q, want [C\\]", got)
+	}
+	if got := texts([]layoutItem{{draws: [][]xdotOp{l.label}}}); len(got) != 1 || got[0] != `g\` {
+		t.Errorf("the graph's label is %q, want [g\\]", got)
+	}
+	if got, want := strings.Join(texts(l.items), "|"), `c|a"b\|x|it|h|t`; got != want {
+		t.Errorf("the texts are %q, want %q", got, want)
+	}
+	if len(l.clusters) != 1 || !slicesContain(l.clusters[0].draws[0], func(op xdotOp) bool { return op.Op == "C" && op.Color == "#ff0000" }) {
+		t.Errorf("the cluster's drawing %v, want a fill of the gradient's first colour #ff0000", l.clusters)
+	}
+	edges := 0
+	for _, it := range l.items {
+		if it.edge {
+			edges++
+		}
+	}
+	if len(l.items) != 3 || edges != 1 {
+		t.Errorf("%d items with %d edges, want 3 with 1", len(l.items), edges)
+	}
+}
+
+func slicesContain(ops []xdotOp, ok func(xdotOp) bool) bool {
+	for _, op := range ops {
+		if ok(op) {
+			return true
+		}
+	}
+	return false
+}
+
+// shippedSkillDOT is the DOT of a skill shipped in skills/.
+func shippedSkillDOT(t *testing.T, name string) string {
+	t.Helper()
+	src, err := os.ReadFile("../../skills/" + name + "/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(compileGraph(t, string(src)).DOT())
+}
+
+// TestPNGBandsAreSeamless: a picture painted in many bands, each clipped
+// to its rows, has the pixels of one painted whole.
+func TestPNGBandsAreSeamless(t *testing.T) {
+	dot := shippedSkillDOT(t, "acat-reimbursement")
+	defer func(v int) { minBandRows = v }(minBandRows)
+	minBandRows = 1 << 30
+	whole := drawPNG(t, dot, 2)
+	minBandRows = 16
+	if n := len(splitBands(whole.Bounds().Dy())); n < 2 {
+		t.Fatalf("%d band", n)
+	}
+	banded := drawPNG(t, dot, 2)
+	if whole.Bounds() != banded.Bounds() {
+		t.Fatalf("%v in bands, %v whole", banded.Bounds(), whole.Bounds())
+	}
+	for y := whole.Bounds().Min.Y; y < whole.Bounds().Max.Y; y++ {
+		for x := whole.Bounds().Min.X; x < whole.Bounds().Max.X; x++ {
+			if a, b := whole.At(x, y), banded.At(x, y); a != b {
+				t.Fatalf("pixel %d,%d is %v in bands, %v whole", x, y, b, a)
+			}
+		}
+	}
+}
+
+// TestPNGBoxesMatchSVG: each step's box in the PNG of a shipped skill is
+// where the SVG has it: along its middle row, white outside its left and
+// right sides, a line at each, its fill inside.
+func TestPNGBoxesMatchSVG(t *testing.T) {
+	dot := shippedSkillDOT(t, "acat-reimbursement")
+	var svg bytes.Buffer
+	if err := testRenderer(t).Render(context.Background(), []byte(dot), SVG, &svg); err != nil {
+		t.Fatal(err)
+	}
+	s := svg.String()
+	var tx, ty float64
+	if i := strings.Index(s, "translate("); i < 0 {
+		t.Fatal("no translate in the svg")
+	} else if _, err := fmt.Sscanf(s[i:], "translate(%g %g)", &tx, &ty); err != nil {
+		t.Fatal(err)
+	}
+	const scale = 2
+	img := drawPNG(t, dot, scale)
+	px := func(v, t float64) int { return int(math.Round((v + t) * scale * 96 / 72)) }
+	kind := func(x, y int) byte {
+		r, g, b, _ := img.At(x, y).RGBA()
+		switch {
+		case r>>8 == 0xff && g>>8 == 0xff && b>>8 == 0xff:
+			return 'w' // the background
+		case r>>8 == 0xf7 && g>>8 == 0xfa && b>>8 == 0xfc:
+			return 'f' // a step's fill, #f7fafc
+		case r < 0xb000:
+			return 'l' // the line, #4a5568
+		}
+		return '?'
+	}
+	boxes := 0
+	for _, m := range regexp.MustCompile(`<path fill="#f7fafc" stroke="#4a5568" d="([^"]+)"`).FindAllStringSubmatch(s, -1) {
+		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, xy := range regexp.MustCompile(`(-?[0-9.]+),(-?[0-9.]+)`).FindAllStringSubmatch(m[1], -1) {
+			x, _ := strconv.ParseFloat(xy[1], 64)
+			y, _ := strconv.ParseFloat(xy[2], 64)
+			x0, y0, x1, y1 = math.Min(x0, x), math.Min(y0, y), math.Max(x1, x), math.Max(y1, y)
+		}
+		boxes++
+		y := px((y0+y1)/2, ty)
+		left, right := px(x0, tx), px(x1, tx)
+		for _, c := range []struct {
+			x    int
+			want byte
+		}{{left - 5, 'w'}, {left, 'l'}, {left + 5, 'f'}, {right - 5, 'f'}, {right, 'l'}, {right + 5, 'w'}} {
+			if got := kind(c.x, y); got != c.want && !(c.want == 'l' && (kind(c.x-1, y) == 'l' || kind(c.x+1, y) == 'l')) {
+				t.Errorf("box %d (x %.0f-%.0f pt): pixel %d,%d is %c, want %c (w background, l line, f fill)", boxes, x0, x1, c.x, y, got, c.want)
+			}
+		}
+	}
+	if boxes < 4 {
+		t.Fatalf("found %d step boxes in the svg, want 4 or more", boxes)
+	}
+}
+
+// TestParseXdotTruncated: Graphviz's xdot cut anywhere is an error, not a
+// panic or a partial layout.
+func TestParseXdotTruncated(t *testing.T) {
+	g, err := graphviz.ParseBytes(compileGraph(t, tricky).DOT())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	var xdot bytes.Buffer
+	if err := testRenderer(t).gv.Render(context.Background(), g, "xdot", &xdot); err != nil {
+		t.Fatal(err)
+	}
+	b := bytes.TrimRight(xdot.Bytes(), "\n")
+	if _, err := parseXdot(b); err != nil {
+		t.Fatalf("the whole xdot: %v", err)
+	}
+	for n := 0; n < len(b); n += 7 {
+		if _, err := parseXdot(b[:n]); err == nil {
+			t.Fatalf("the first %d of %d bytes parse without an error", n, len(b))
+		}
+	}
+	for _, ops := range []string{"P 3 1 2", "T 1 2 0 5 9 -short", "c 7 -#00", "Q 1", "E 1 2 3", "b -1"} {
+		if _, err := readOps(ops); err == nil {
+			t.Errorf("%q: want an error", ops)
+		}
+	}
 }
