@@ -22,6 +22,7 @@ import (
 type PlanCache struct {
 	mu    sync.Mutex
 	plans map[Key]cachedPlan
+	bytes int // the JSON of the plans held
 }
 
 type cachedPlan struct {
@@ -29,9 +30,11 @@ type cachedPlan struct {
 	plan *plan.Plan // data decoded; never handed out, only copies of it
 }
 
-// maxCachedPlans bounds a PlanCache: the conversations that wrote last,
-// give or take, at a few KB each.
-const maxCachedPlans = 1024
+// maxCachedBytes bounds the JSON a PlanCache holds (the decoded plans take
+// about as much again): thousands of typical plans of a few KB, and a few
+// of the largest a plan can be, so many large plans cannot grow the
+// server's memory without bound.
+const maxCachedBytes = 8 << 20
 
 // Decode decodes data, the stored JSON of key's plan, into a plan of the
 // caller's own: a copy of the cached one when data is what was cached.
@@ -62,11 +65,20 @@ func (c *PlanCache) put(key Key, data []byte, p *plan.Plan) {
 	if c.plans == nil {
 		c.plans = make(map[Key]cachedPlan)
 	}
-	if _, ok := c.plans[key]; !ok && len(c.plans) >= maxCachedPlans {
-		for k := range c.plans { // one at random: map order
-			delete(c.plans, k)
+	if old, ok := c.plans[key]; ok {
+		c.bytes -= len(old.data)
+		delete(c.plans, key)
+	}
+	if len(data) > maxCachedBytes {
+		return
+	}
+	for k, e := range c.plans { // at random (map order) until data fits
+		if c.bytes+len(data) <= maxCachedBytes {
 			break
 		}
+		c.bytes -= len(e.data)
+		delete(c.plans, k)
 	}
 	c.plans[key] = cachedPlan{data: data, plan: p}
+	c.bytes += len(data)
 }

@@ -51,11 +51,24 @@ func TestPlanCache(t *testing.T) {
 		t.Fatal("invalid JSON decoded without an error")
 	}
 
-	// The cache holds at most maxCachedPlans keys.
-	for i := range maxCachedPlans + 10 {
+	// The cache holds at most maxCachedBytes of JSON, and counts them right.
+	fit := maxCachedBytes / len(data)
+	for i := range fit + 10 {
 		c.Wrote(Key{User: "u", Session: fmt.Sprint(i)}, data, written)
 	}
-	if n := len(c.plans); n != maxCachedPlans {
-		t.Fatalf("%d plans cached, want at most %d", n, maxCachedPlans)
+	total := 0
+	for _, e := range c.plans {
+		total += len(e.data)
+	}
+	if len(c.plans) != fit || c.bytes != total || total > maxCachedBytes {
+		t.Fatalf("%d plans of %d bytes cached, counted as %d bytes; want %d plans, at most %d bytes", len(c.plans), total, c.bytes, fit, maxCachedBytes)
+	}
+	// A plan too large for the cache is decoded every time, and leaves the
+	// others be.
+	c.Wrote(key, data, written)
+	huge := make([]byte, maxCachedBytes+1)
+	c.Wrote(key, huge, written)
+	if _, ok := c.plans[key]; ok || len(c.plans) != fit-1 {
+		t.Fatalf("a plan over the bound was cached (%v), or evicted others (%d plans left, want %d)", ok, len(c.plans), fit-1)
 	}
 }
