@@ -302,6 +302,12 @@ func selfCPU() time.Duration {
 //
 //	go test ./server -run '^$' -bench HTTPThroughput -benchtime 4000x -count 5
 func BenchmarkHTTPThroughput(b *testing.B) {
+	eachHTTPStore(b, benchHTTP)
+}
+
+// eachHTTPStore runs bench against an HTTP server child on each store,
+// with 1 and 16 sessions.
+func eachHTTPStore(b *testing.B, bench func(b *testing.B, url string, pid, sessions int)) {
 	for _, storeKind := range []string{"memory", "sqlite", "postgres"} {
 		for _, sessions := range []int{1, 16} {
 			b.Run(fmt.Sprintf("%s/sessions=%d", storeKind, sessions), func(b *testing.B) {
@@ -314,7 +320,7 @@ func BenchmarkHTTPThroughput(b *testing.B) {
 					spec = pgtest.WithSearchPath(b, dsn, pgtest.Schema(b, dsn))
 				}
 				addr, proc := httpChild(b, spec)
-				benchHTTP(b, "http://"+addr, proc.Pid, sessions)
+				bench(b, "http://"+addr, proc.Pid, sessions)
 			})
 		}
 	}
@@ -358,6 +364,12 @@ func benchHTTP(b *testing.B, url string, pid, sessions int) {
 	}
 	wg.Wait()
 	b.StopTimer()
+	reportHTTP(b, pid, cpu0, self0)
+}
+
+// reportHTTP reports the calls per second and the server's (process pid)
+// and the benchmark's CPU time per call since cpu0 and self0.
+func reportHTTP(b *testing.B, pid int, cpu0, self0 time.Duration) {
 	cpu, self := cpuTime(b, pid)-cpu0, selfCPU()-self0
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "server-µs/op")

@@ -81,8 +81,12 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect st
 		ev.Version = p.Version
 		h = append(h, cloneEvent(ev))
 	}
+	// Dropping the oldest by slicing, not copying: a full history then
+	// costs no copy of its MaxEvents events per write, only one now and
+	// then when append outgrows the array (and leaves the dropped ones
+	// behind).
 	if over := len(h) - plan.MaxEvents; over > 0 {
-		h = append([]plan.Event(nil), h[over:]...)
+		h = h[over:]
 	}
 	s.history[key] = h
 	s.watchers.Notify(key.User)

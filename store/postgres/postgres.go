@@ -100,6 +100,9 @@ type Store struct {
 	listenStop context.CancelFunc
 	listenDone chan struct{}
 	closed     bool
+
+	// decoded spares Load decoding the JSON this process last wrote.
+	decoded store.PlanCache
 }
 
 var _ store.Store = (*Store)(nil)
@@ -232,8 +235,8 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 	if err != nil {
 		return nil, s.fail(ctx, "load plan", err)
 	}
-	p := new(plan.Plan)
-	if err := json.Unmarshal(data, p); err != nil {
+	p, err := s.decoded.Decode(key, data)
+	if err != nil {
 		return nil, fmt.Errorf("postgres: load plan: stored plan for user %q session %q is not valid: %w", key.User, key.Session, err)
 	}
 	// The column is the truth: it is what compare-and-swap compares.
@@ -349,6 +352,7 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect st
 		// not the write, so its error is not the caller's.
 		_, _ = s.pool.Exec(ctx, `SELECT pg_notify($1, $2)`, s.q.channel, watchKey(key.User))
 	}
+	s.decoded.Wrote(key, data, &next)
 	p.Version = next.Version
 	p.ExpiresAt = next.ExpiresAt
 	return nil

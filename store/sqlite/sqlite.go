@@ -85,6 +85,9 @@ type Store struct {
 	load, insert, update                       *sql.Stmt
 	history, addEvent, clearEvents, trimEvents *sql.Stmt
 	list, versions                             *sql.Stmt
+
+	// decoded spares Load decoding the JSON this process last wrote.
+	decoded store.PlanCache
 }
 
 var _ store.Store = (*Store)(nil)
@@ -262,8 +265,8 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load plan: %w", err)
 	}
-	p := new(plan.Plan)
-	if err := json.Unmarshal(data, p); err != nil {
+	p, err := s.decoded.Decode(key, data)
+	if err != nil {
 		return nil, fmt.Errorf("load plan: the stored plan is not valid JSON: %w", err)
 	}
 	// The columns are the truth; the JSON copy is for people reading the file.
@@ -326,6 +329,7 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect st
 			return fmt.Errorf("save plan: %w", err)
 		}
 	}
+	s.decoded.Wrote(key, data, &c)
 	p.Version, p.ExpiresAt = c.Version, c.ExpiresAt
 	return nil
 }
