@@ -350,8 +350,9 @@ const (
 	ToolsProse = "tools-prose" // "tools: ask the user for the order"
 )
 
-// DisplayLabel is the edge's LABEL, else its key word, else "".
-func (e Edge) DisplayLabel() string {
+// DisplayLabel is the edge's LABEL, else its key word, else "". (A
+// pointer receiver: an Edge is too large to copy for two strings.)
+func (e *Edge) DisplayLabel() string {
 	if e.Label != "" {
 		return e.Label
 	}
