@@ -263,8 +263,9 @@ func readStep(buf *prose.Buffer, s *Skill, i int, ids, names []string, index map
 		return prose.Reading{}
 	}
 	var blank [][2]int
-	for _, a := range st.Annotations {
-		blank = append(blank, [2]int{a.Range.Start.Byte - from, a.Range.End.Byte - from})
+	for i := range st.Annotations {
+		r := &st.Annotations[i].Range // not a copy of the whole annotation
+		blank = append(blank, [2]int{r.Start.Byte - from, r.End.Byte - from})
 	}
 	text := proseOnly(s.Source[from:to], blank)
 	next := End
