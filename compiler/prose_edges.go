@@ -311,10 +311,13 @@ func repeatsPart(goal string) bool {
 	return false
 }
 
-// hasPrefixFold reports whether s begins with the ASCII word prefix, in
-// any case.
+// hasPrefixFold reports whether s begins with prefix, in any case. prefix
+// is lowercase ASCII and starts with a letter other than k or s, the only
+// ones a non-ASCII letter folds to: so a first byte that differs in ASCII
+// case settles it without EqualFold's call (every step's goal and lead
+// comes here, and most are turned away by it).
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+	return len(s) >= len(prefix) && s[0]|0x20 == prefix[0] && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 // partStart is the index of the first step of the part that holds step i.
