@@ -132,7 +132,16 @@ func (x *lineIndex) rng(start, end int) Range {
 	if end < start {
 		end = start
 	}
-	return Range{Filename: x.filename, Start: x.posAt(&x.at, start), End: x.posAt(&x.to, end)}
+	from := x.posAt(&x.at, start)
+	// Most ranges (an ID, a key, a tool, a target) end on the line they
+	// start on: in the ASCII prefix their end is the start moved along
+	// the line, with no lookup.
+	if line := x.at.line; end <= x.ascii && (line+1 == len(x.starts) || end < x.starts[line+1]) {
+		end = max(end, from.Byte-x.base) // start was clamped into src
+		return Range{Filename: x.filename, Start: from,
+			End: Pos{Line: from.Line, Column: from.Column + end - (from.Byte - x.base), Byte: end + x.base}}
+	}
+	return Range{Filename: x.filename, Start: from, End: x.posAt(&x.to, end)}
 }
 
 // lineCount is the number of lines in src.
