@@ -286,7 +286,9 @@ func (c *compilation) checkShape(opts Options) bool {
 				return refuse(fmt.Sprintf("lists or quotes nest about %d levels deep here; the limit is %d", depth, MaxNesting),
 					"deeply nested markdown is too costly to parse; flatten the lists")
 			}
-			blank := len(bytes.TrimSpace(line)) == 0
+			// The indent is skipped already: a line that goes on with a
+			// printable ASCII byte is not blank, with no call to find it.
+			blank := len(rest) == 0 || !(rest[0] > ' ' && rest[0] < utf8.RuneSelf) && len(bytes.TrimSpace(rest)) == 0
 			switch {
 			case depth > 0:
 				open = depth
