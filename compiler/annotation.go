@@ -250,7 +250,8 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 			if !ok {
 				continue
 			}
-			if c.infer && waitKeys[normalizeKey(syn.key)] && b.st.WaitFor == "" {
+			key := normalizeKey(syn.key)
+			if c.infer && waitKeys[key] && b.st.WaitFor == "" {
 				// FORMAT 6.6: "- wait: the customer's signed form". v1 has
 				// no such key: there the bullet is detail.
 				if what := waitText(syn.value); what != "" {
@@ -260,7 +261,7 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 					continue
 				}
 			}
-			kind, known := annotationKeys[normalizeKey(syn.key)]
+			kind, known := annotationKeys[key]
 			if !known {
 				// Most such bullets are prose; their ranges are worked
 				// out only if one turns out to be a misspelt branch.
