@@ -262,7 +262,9 @@ func (c *compilation) readGoal(b *stepBuild, p ast.Node, skipS, skipE int) {
 // rest to the step's lead detail.
 func (c *compilation) shortenGoal(b *stepBuild) {
 	g := b.st.Goal
-	if utf8.RuneCountInString(g) <= GoalLimit {
+	// No more characters than bytes: most goals pass on their length,
+	// without a count.
+	if len(g) <= GoalLimit || utf8.RuneCountInString(g) <= GoalLimit {
 		return
 	}
 	i := sentenceEnd(g)
