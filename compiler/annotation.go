@@ -83,13 +83,22 @@ func (c *compilation) newBulletText(para ast.Node) bulletText {
 	return bt
 }
 
-// bodyString returns body[start:end] as a string. The body is converted
-// once, so the many small strings cut from it share its memory.
+// bodyString returns body[start:end] as a string. The source is converted
+// once (Skill.text), so the many small strings cut from it share its
+// memory.
 func (c *compilation) bodyString(start, end int) string {
 	if c.bodyStr == "" && len(c.body) > 0 {
-		c.bodyStr = string(c.body)
+		c.bodyStr = c.sourceText()[len(c.skill.Source)-len(c.body):]
 	}
 	return c.bodyStr[start:end]
+}
+
+// sourceText is the skill's Source as a string, made on first use.
+func (c *compilation) sourceText() string {
+	if c.skill.text == "" {
+		c.skill.text = string(c.skill.Source)
+	}
+	return c.skill.text
 }
 
 // trimLine returns body[start:stop] without surrounding white space, and

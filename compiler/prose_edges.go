@@ -251,8 +251,11 @@ func ReadProse(s *Skill) []prose.Reading {
 	out := make([]prose.Reading, len(s.Steps))
 	var buf prose.Buffer
 	// One string of the whole source: a step's text is a slice of it, not
-	// a copy of its own.
-	source := string(s.Source)
+	// a copy of its own. Compile has usually made it already.
+	source := s.text
+	if source == "" {
+		source = string(s.Source)
+	}
 	for i := range s.Steps {
 		out[i] = readStep(&buf, s, source, i, ids, names, index, ph)
 	}
