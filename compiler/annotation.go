@@ -83,13 +83,22 @@ func (c *compilation) newBulletText(para ast.Node) bulletText {
 	return bt
 }
 
-// bodyString returns body[start:end] as a string. The body is converted
-// once, so the many small strings cut from it share its memory.
+// bodyString returns body[start:end] as a string. The source is converted
+// once (Skill.text), so the many small strings cut from it share its
+// memory.
 func (c *compilation) bodyString(start, end int) string {
 	if c.bodyStr == "" && len(c.body) > 0 {
-		c.bodyStr = string(c.body)
+		c.bodyStr = c.sourceText()[len(c.skill.Source)-len(c.body):]
 	}
 	return c.bodyStr[start:end]
+}
+
+// sourceText is the skill's Source as a string, made on first use.
+func (c *compilation) sourceText() string {
+	if c.skill.text == "" {
+		c.skill.text = string(c.skill.Source)
+	}
+	return c.skill.text
 }
 
 // trimLine returns body[start:stop] without surrounding white space, and
@@ -250,7 +259,8 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 			if !ok {
 				continue
 			}
-			if c.infer && waitKeys[normalizeKey(syn.key)] && b.st.WaitFor == "" {
+			key := normalizeKey(syn.key)
+			if c.infer && waitKeys[key] && b.st.WaitFor == "" {
 				// FORMAT 6.6: "- wait: the customer's signed form". v1 has
 				// no such key: there the bullet is detail.
 				if what := waitText(syn.value); what != "" {
@@ -260,7 +270,7 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 					continue
 				}
 			}
-			kind, known := annotationKeys[normalizeKey(syn.key)]
+			kind, known := annotationKeys[key]
 			if !known {
 				// Most such bullets are prose; their ranges are worked
 				// out only if one turns out to be a misspelt branch.

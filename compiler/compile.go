@@ -92,6 +92,27 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // plan update) should not pay for it.
 var mdParser = sync.OnceValue(func() parser.Parser { return goldmark.New().Parser() })
 
+// mdParserNoLinkDefs is mdParser without goldmark's one paragraph
+// transformer, which looks for link reference definitions ("[id]: url")
+// at the start of every paragraph and makes a reader for each to do it.
+// A definition's label ends in "]:", so a body without those two bytes in
+// a row defines no link, and parses to the same tree without the pass
+// (parseMarkdown).
+var mdParserNoLinkDefs = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...))
+})
+
+// parseMarkdown parses body with mdParser, or with mdParserNoLinkDefs
+// when body cannot define a link.
+func parseMarkdown(body []byte) ast.Node {
+	p := mdParser
+	if !bytes.Contains(body, []byte("]:")) {
+		p = mdParserNoLinkDefs
+	}
+	return p().Parse(text.NewReader(body))
+}
+
 // compilation holds the state of one Compile call.
 type compilation struct {
 	filename string
@@ -159,7 +180,7 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 
 	var doc ast.Node
 	if !c.checkShape(opts) {
-		doc = mdParser().Parse(text.NewReader(c.body))
+		doc = parseMarkdown(c.body)
 	}
 	c.identify(doc)
 	if doc != nil {
@@ -286,7 +307,9 @@ func (c *compilation) checkShape(opts Options) bool {
 				return refuse(fmt.Sprintf("lists or quotes nest about %d levels deep here; the limit is %d", depth, MaxNesting),
 					"deeply nested markdown is too costly to parse; flatten the lists")
 			}
-			blank := len(bytes.TrimSpace(line)) == 0
+			// The indent is skipped already: a line that goes on with a
+			// printable ASCII byte is not blank, with no call to find it.
+			blank := len(rest) == 0 || !(rest[0] > ' ' && rest[0] < utf8.RuneSelf) && len(bytes.TrimSpace(rest)) == 0
 			switch {
 			case depth > 0:
 				open = depth

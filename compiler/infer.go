@@ -262,7 +262,9 @@ func (c *compilation) readGoal(b *stepBuild, p ast.Node, skipS, skipE int) {
 // rest to the step's lead detail.
 func (c *compilation) shortenGoal(b *stepBuild) {
 	g := b.st.Goal
-	if utf8.RuneCountInString(g) <= GoalLimit {
+	// No more characters than bytes: most goals pass on their length,
+	// without a count.
+	if len(g) <= GoalLimit || utf8.RuneCountInString(g) <= GoalLimit {
 		return
 	}
 	i := sentenceEnd(g)
@@ -326,11 +328,13 @@ var noTools = map[string]bool{"none": true, "n/a": true, "-": true, "no tools": 
 // not lost.
 func (c *compilation) toolsAreNames(b *stepBuild, bt *bulletText, syn annotationSyntax, item ast.Node) (names, note bool) {
 	value := strings.TrimSpace(bt.s[syn.valueStart:])
-	r := c.btRange(bt, syn.valueStart, len(bt.s))
+	// The value's range, worked out only for an inference: most tools
+	// values are plain names and infer nothing.
+	valueRange := func() Range { return c.btRange(bt, syn.valueStart, len(bt.s)) }
 	if noTools[strings.ToLower(strings.Trim(value, " .*`"))] {
 		b.consumed = append(b.consumed, item)
 		b.st.Inferences = append(b.st.Inferences, Inference{Kind: ToolsNone,
-			Summary: fmt.Sprintf("step %q: %q means no tools", b.st.ID, value), Quote: value, Range: r})
+			Summary: fmt.Sprintf("step %q: %q means no tools", b.st.ID, value), Quote: value, Range: valueRange()})
 		return false, false
 	}
 	if value == "" {
@@ -340,7 +344,7 @@ func (c *compilation) toolsAreNames(b *stepBuild, bt *bulletText, syn annotation
 	note = bare != value
 	if note {
 		b.st.Inferences = append(b.st.Inferences, Inference{Kind: ToolsNote,
-			Summary: fmt.Sprintf("step %q: the text in parentheses in %q is a note, not a tool", b.st.ID, value), Quote: value, Range: r})
+			Summary: fmt.Sprintf("step %q: the text in parentheses in %q is a note, not a tool", b.st.ID, value), Quote: value, Range: valueRange()})
 	}
 	// Split by hand: this runs on every tools bullet, and most values are
 	// a few names that need no allocation to check.
@@ -358,7 +362,7 @@ func (c *compilation) toolsAreNames(b *stepBuild, bt *bulletText, syn annotation
 		for _, w := range strings.Fields(part) {
 			if c.proseWord(w) {
 				b.st.Inferences = append(b.st.Inferences, Inference{Kind: ToolsProse,
-					Summary: fmt.Sprintf("step %q: the tools value %q reads as prose, so it is detail, not tool names", b.st.ID, value), Quote: value, Range: r})
+					Summary: fmt.Sprintf("step %q: the tools value %q reads as prose, so it is detail, not tool names", b.st.ID, value), Quote: value, Range: valueRange()})
 				return false, false
 			}
 		}

@@ -133,9 +133,11 @@ type textWriter struct {
 
 func (w *textWriter) write(v []byte) {
 	for len(v) > 0 {
-		// Copy the run up to the next white space in one go.
+		// Copy the run up to the next white space that changes in one go:
+		// a lone space between two words is written as it stands, so a
+		// sentence is one write, not one per word.
 		i := 0
-		for i < len(v) && !collapsible[v[i]] {
+		for i < len(v) && (!collapsible[v[i]] || v[i] == ' ' && i > 0 && i+1 < len(v) && !collapsible[v[i+1]]) {
 			i++
 		}
 		if i > 0 {

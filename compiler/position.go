@@ -3,7 +3,6 @@ package compiler
 import (
 	"bytes"
 	"encoding/binary"
-	"sort"
 	"unicode/utf8"
 )
 
@@ -18,6 +17,10 @@ type lineIndex struct {
 	// the file as it is on disk (a stripped BOM still counts).
 	base   int
 	starts []int // byte offset in src where each line begins
+	// blockLine[b] is the line (0-based) that holds byte b<<lineBlockShift:
+	// a lookup starts there and steps over the few lines that begin later
+	// in the block, instead of a binary search over starts.
+	blockLine []int32
 	// ascii is the length of the longest prefix of src without a byte
 	// >= 0x80: below it a column is a byte count, with no runes to count.
 	// Most skills are ASCII for much or all of their length.
@@ -41,16 +44,39 @@ func newLineIndex(filename string, src []byte, base int) *lineIndex {
 	// Sized exactly: growing it by appends would cost several times the
 	// index on a file of short lines (10 MiB of blank lines: 400 MB).
 	starts := make([]int, 1, bytes.Count(src, []byte("\n"))+1)
+	blockLine := make([]int32, len(src)>>lineBlockShift+1)
+	b := 0 // the first block not yet given its line
 	for i := 0; ; {
 		j := bytes.IndexByte(src[i:], '\n')
 		if j < 0 {
 			break
 		}
 		i += j + 1
+		// The blocks that begin before this line are on the line before.
+		for ; b<<lineBlockShift < i; b++ {
+			blockLine[b] = int32(len(starts) - 1)
+		}
 		starts = append(starts, i)
 	}
-	return &lineIndex{filename: filename, src: src, base: base, starts: starts, ascii: asciiPrefix(src),
-		at: cursor{off: -1}, to: cursor{off: -1}}
+	for ; b < len(blockLine); b++ {
+		blockLine[b] = int32(len(starts) - 1)
+	}
+	return &lineIndex{filename: filename, src: src, base: base, starts: starts, blockLine: blockLine,
+		ascii: asciiPrefix(src), at: cursor{off: -1}, to: cursor{off: -1}}
+}
+
+// lineBlockShift sizes lineIndex's blocks: 32 bytes, about a line of a
+// skill, so a lookup seldom steps over a line; the table is an eighth of
+// the file's size.
+const lineBlockShift = 5
+
+// lineOf is the line (0-based) that holds offset off, 0 <= off <= len(src).
+func (x *lineIndex) lineOf(off int) int {
+	line := int(x.blockLine[off>>lineBlockShift])
+	for line+1 < len(x.starts) && x.starts[line+1] <= off {
+		line++
+	}
+	return line
 }
 
 // asciiPrefix is the length of the longest prefix of b without a byte >=
@@ -82,7 +108,7 @@ func (x *lineIndex) posAt(c *cursor, off int) Pos {
 	}
 	line := c.line
 	if !(x.starts[line] <= off && (line+1 == len(x.starts) || off < x.starts[line+1])) {
-		line = sort.SearchInts(x.starts, off+1) - 1
+		line = x.lineOf(off)
 		c.line, c.off = line, -1
 	}
 	start, col := x.starts[line], 1
@@ -106,7 +132,16 @@ func (x *lineIndex) rng(start, end int) Range {
 	if end < start {
 		end = start
 	}
-	return Range{Filename: x.filename, Start: x.posAt(&x.at, start), End: x.posAt(&x.to, end)}
+	from := x.posAt(&x.at, start)
+	// Most ranges (an ID, a key, a tool, a target) end on the line they
+	// start on: in the ASCII prefix their end is the start moved along
+	// the line, with no lookup.
+	if line := x.at.line; end <= x.ascii && (line+1 == len(x.starts) || end < x.starts[line+1]) {
+		end = max(end, from.Byte-x.base) // start was clamped into src
+		return Range{Filename: x.filename, Start: from,
+			End: Pos{Line: from.Line, Column: from.Column + end - (from.Byte - x.base), Byte: end + x.base}}
+	}
+	return Range{Filename: x.filename, Start: from, End: x.posAt(&x.to, end)}
 }
 
 // lineCount is the number of lines in src.

@@ -553,7 +553,7 @@ var ruleLeads = []string{"always ", "never ", "do not ", "don't ", "don’t ", "
 
 func isRule(text string) bool {
 	for _, r := range ruleLeads {
-		if len(text) >= len(r) && strings.EqualFold(text[:len(r)], r) {
+		if hasPrefixFold(text, r) {
 			return true
 		}
 	}

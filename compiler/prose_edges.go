@@ -205,7 +205,7 @@ func (c *compilation) globalContinue() (bool, prose.Global) {
 	if from >= to || to > len(s.Source) {
 		return false, prose.Global{}
 	}
-	text := proseOnly(s.Source[from:to], nil)
+	text := proseOnly(string(s.Source[from:to]), nil)
 	rd := prose.Read(text, prose.Context{Steps: stepIDs(s)})
 	if len(rd.Globals) == 0 {
 		return false, prose.Global{}
@@ -250,23 +250,30 @@ func ReadProse(s *Skill) []prose.Reading {
 	}
 	out := make([]prose.Reading, len(s.Steps))
 	var buf prose.Buffer
+	// One string of the whole source: a step's text is a slice of it, not
+	// a copy of its own. Compile has usually made it already.
+	source := s.text
+	if source == "" {
+		source = string(s.Source)
+	}
 	for i := range s.Steps {
-		out[i] = readStep(&buf, s, i, ids, names, index, ph)
+		out[i] = readStep(&buf, s, source, i, ids, names, index, ph)
 	}
 	return out
 }
 
-func readStep(buf *prose.Buffer, s *Skill, i int, ids, names []string, index map[string]int, ph bool) prose.Reading {
+func readStep(buf *prose.Buffer, s *Skill, source string, i int, ids, names []string, index map[string]int, ph bool) prose.Reading {
 	st := s.Steps[i]
 	from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(s.Source))
 	if st.Range.IsZero() || from < 0 || from >= to {
 		return prose.Reading{}
 	}
 	var blank [][2]int
-	for _, a := range st.Annotations {
-		blank = append(blank, [2]int{a.Range.Start.Byte - from, a.Range.End.Byte - from})
+	for i := range st.Annotations {
+		r := &st.Annotations[i].Range // not a copy of the whole annotation
+		blank = append(blank, [2]int{r.Start.Byte - from, r.End.Byte - from})
 	}
-	text := proseOnly(s.Source[from:to], blank)
+	text := proseOnly(source[from:to], blank)
 	next := End
 	if i+1 < len(s.Steps) {
 		next = s.Steps[i+1].ID
@@ -310,10 +317,13 @@ func repeatsPart(goal string) bool {
 	return false
 }
 
-// hasPrefixFold reports whether s begins with the ASCII word prefix, in
-// any case.
+// hasPrefixFold reports whether s begins with prefix, in any case. prefix
+// is lowercase ASCII and starts with a letter other than k or s, the only
+// ones a non-ASCII letter folds to: so a first byte that differs in ASCII
+// case settles it without EqualFold's call (every step's goal and lead
+// comes here, and most are turned away by it).
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+	return len(s) >= len(prefix) && s[0]|0x20 == prefix[0] && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 // partStart is the index of the first step of the part that holds step i.
@@ -380,15 +390,14 @@ func phases(s *Skill) bool {
 // the byte ranges of blank replaced by spaces. Line breaks are kept and
 // every other byte keeps its offset, so offsets into the text are offsets
 // into src.
-func proseOnly(src []byte, blank [][2]int) string {
+func proseOnly(src string, blank [][2]int) string {
 	// Most steps hold no code and no comment: their lines are not read one
-	// by one, and with nothing else to blank the text is src as it stands,
-	// copied once.
-	fenced := bytes.Contains(src, []byte("```")) || bytes.Contains(src, []byte("~~~"))
-	if len(blank) == 0 && !fenced && !bytes.Contains(src, []byte("<!--")) {
-		return string(src)
+	// by one, and with nothing else to blank the text is src as it stands.
+	fenced := strings.Contains(src, "```") || strings.Contains(src, "~~~")
+	if len(blank) == 0 && !fenced && !strings.Contains(src, "<!--") {
+		return src
 	}
-	b := bytes.Clone(src)
+	b := []byte(src)
 	clear := func(a, z int) {
 		a, z = max(a, 0), min(z, len(b))
 		for k := a; k < z; k++ {

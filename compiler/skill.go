@@ -88,6 +88,11 @@ type Skill struct {
 	// prose holds what each step's prose says, read once by Compile
 	// (ReadProse); nil for a skill built by hand.
 	prose []prose.Reading
+	// text is Source as a string, made once by Compile when it first
+	// needs one (compilation.bodyString): the strings cut from the body
+	// and every step's prose share its memory. Empty for a skill built by
+	// hand.
+	text string
 	// parts are the indices of the steps that begin a part of the
 	// procedure after the first (compilation.parts).
 	parts []int
@@ -350,8 +355,9 @@ const (
 	ToolsProse = "tools-prose" // "tools: ask the user for the order"
 )
 
-// DisplayLabel is the edge's LABEL, else its key word, else "".
-func (e Edge) DisplayLabel() string {
+// DisplayLabel is the edge's LABEL, else its key word, else "". (A
+// pointer receiver: an Edge is too large to copy for two strings.)
+func (e *Edge) DisplayLabel() string {
 	if e.Label != "" {
 		return e.Label
 	}

@@ -304,13 +304,26 @@ func CheckToolName(name string) *Problem {
 }
 
 func validToolName(name string) bool {
-	ok := name != "" && len(name) <= MaxToolLen
-	for i := 0; ok && i < len(name); i++ {
-		c := name[i]
-		ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+	if name == "" || len(name) > MaxToolLen {
+		return false
 	}
-	return ok
+	for i := 0; i < len(name); i++ {
+		if !toolNameByte[name[i]] {
+			return false
+		}
+	}
+	return true
 }
+
+// toolNameByte is true for the bytes a tool name may hold: a table, as the
+// compiler and Check look at every byte of every tool of every step, and
+// a look-up costs less than the six comparisons.
+var toolNameByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+	}
+	return t
+}()
 
 // suggestToolName keeps the valid characters of name and turns the
 // separators people write (space, slash, colon) into '_'.

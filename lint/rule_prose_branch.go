@@ -109,7 +109,7 @@ func runProseBranch(p *Pass) {
 				Detail:  fmt.Sprintf("%q: %s; state the edge with an annotation", u.Quote, u.Why),
 			})
 		}
-		if f := st.Failure; f.From == compiler.FromProse && f.Label == "even if it fails" && !reportedGlobal {
+		if f := &st.Failure; f.From == compiler.FromProse && f.Label == "even if it fails" && !reportedGlobal {
 			reportedGlobal = true
 			p.Report(compiler.Diagnostic{
 				Range:   f.Range,

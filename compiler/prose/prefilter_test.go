@@ -101,3 +101,17 @@ func TestOpeners(t *testing.T) {
 		}
 	}
 }
+
+// TestHasPrefixFold holds hasPrefixFold to strings.EqualFold on the
+// condition openers it is given.
+func TestHasPrefixFold(t *testing.T) {
+	for _, p := range []string{"if ", "when ", "unless ", "in case "} {
+		for _, s := range []string{"", "i", "If ", "IF it fails", "if", "When ", "WHEN x", "Unless ", "In case ", "IN CASE of",
+			"ıf ", "İf ", "\u212aif", "where ", "ﬁ "} {
+			want := len(s) >= len(p) && strings.EqualFold(s[:len(p)], p)
+			if got := hasPrefixFold(s, p); got != want {
+				t.Errorf("hasPrefixFold(%q, %q) = %v, want %v", s, p, got, want)
+			}
+		}
+	}
+}

@@ -2,7 +2,14 @@ package prose
 
 import "strings"
 
-func hasPrefixFold(s, p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) }
+// hasPrefixFold reports whether s begins with p, in any case. p is
+// lowercase ASCII and starts with a letter other than k or s, the only
+// ones a non-ASCII letter folds to: so a first byte that differs in ASCII
+// case settles it without EqualFold's call (most sentences and goals are
+// turned away there).
+func hasPrefixFold(s, p string) bool {
+	return len(s) >= len(p) && s[0]|0x20 == p[0] && strings.EqualFold(s[:len(p)], p)
+}
 
 // This file reads the sentences that tell the shape of a procedure rather
 // than one step's branch: a step that opens with its own condition ("If
