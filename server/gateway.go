@@ -441,9 +441,11 @@ func (g *gate) rememberLocked(ss *mcp.ServerSession, key store.Key) *shown {
 // fails or closes is opened again after watchRetry; meanwhile no set is
 // current, so enforce reads the store on every call.
 func (g *gate) follow(ctx context.Context, user string, w *userWatch) {
+	warned := false // once per outage, not on every attempt
 	for {
 		changes, err := g.s.planner.Store.Watch(ctx, user)
 		if err == nil {
+			warned = false
 			g.feedOpen(w, true)
 			for range changes {
 				g.reload(ctx, user, w)
@@ -453,7 +455,10 @@ func (g *gate) follow(ctx context.Context, user string, w *userWatch) {
 		if ctx.Err() != nil {
 			return
 		}
-		g.s.logger.Warn("gate: the plan store's change feed failed; calls read the store until it is back", "err", err)
+		if !warned {
+			g.s.logger.Warn("gate: the plan store's change feed failed; calls read the store until it is back", "err", err)
+			warned = true
+		}
 		select {
 		case <-ctx.Done():
 			return

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"errors"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -238,4 +239,50 @@ type loadCounter struct {
 func (c *loadCounter) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 	c.n.Add(1)
 	return c.Store.Load(ctx, key)
+}
+
+// TestGatewayWithoutFeed: with a store whose change feed cannot open, the
+// gate keeps no set: every call under enforce reads the plan, so a plan
+// changed past this server is followed at the next call.
+func TestGatewayWithoutFeed(t *testing.T) {
+	dir := t.TempDir()
+	pool := fsUpstream(t, dir)
+	loads := &loadCounter{Store: noFeed{memory.New(store.Options{Now: func() time.Time { return fixedNow }})}}
+	e := newEnv(t, loads)
+	srv, err := server.New(server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Upstreams: pool, Gate: server.GateEnforce})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed := pool.Start(context.Background()); len(failed) > 0 {
+		t.Fatal(failed)
+	}
+	srv.SyncUpstreamTools()
+	cs := connect(t, srv)
+	ok(t, cs, "make_plan", map[string]any{"title": "List", "steps": []map[string]any{
+		{"goal": "List.", "recommended_tools": []string{"list_directory"}},
+		{"goal": "Look around.", "recommended_tools": []string{"list_allowed_directories"}},
+	}})
+	list := map[string]any{"path": dir}
+	before := loads.n.Load()
+	for range 3 {
+		if res := call(t, cs, "list_directory", list); res.IsError {
+			t.Fatalf("step 1's tool refused: %s", text(res))
+		}
+	}
+	if n := loads.n.Load() - before; n != 3 {
+		t.Errorf("3 calls without a change feed read the plan %d times, want 3", n)
+	}
+	if _, err := e.planner().Update(context.Background(), store.Key{User: "alice", Session: "chat"}, plan.Changes{Check: []string{"1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if res := call(t, cs, "list_directory", list); !res.IsError || !strings.Contains(text(res), "step 2 (Look around.) is in progress") {
+		t.Errorf("step 1's tool allowed at step 2: %s", text(res))
+	}
+}
+
+// noFeed is a store whose change feed cannot open.
+type noFeed struct{ store.Store }
+
+func (noFeed) Watch(context.Context, string) (<-chan struct{}, error) {
+	return nil, errors.New("no change feed here")
 }
