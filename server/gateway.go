@@ -109,8 +109,8 @@ type userWatch struct {
 	// reported. A set may be current only while it is.
 	live bool
 	// gen counts what may make a load stale: a reported write, a plan
-	// call, the feed opening or closing. A load that began under another
-	// gen does not make a set current.
+	// call, the feed opening or closing, the upstream tools changing. A
+	// load that began under another gen does not make a set current.
 	gen  uint64
 	stop context.CancelFunc
 	// idle stops the feed a while after the user's last session ended,
@@ -183,6 +183,7 @@ func (g *gate) sync() {
 		}
 	}
 	g.names.Store(names)
+	g.namesChanged()
 	if len(gone) > 0 {
 		g.s.mcp.RemoveTools(gone...)
 	}
@@ -196,6 +197,20 @@ func (g *gate) sync() {
 		g.s.mcp.AddTool(&t, g.forward(o.Upstream, o.Tool.Name))
 	}
 	g.registered = now
+}
+
+// namesChanged forgets that the sessions' sets, and those of loads under
+// way, are current: they were worked out with the upstream tools as they
+// were.
+func (g *gate) namesChanged() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, sh := range g.sessions {
+		sh.current = false
+	}
+	for _, w := range g.watches {
+		w.gen++
+	}
 }
 
 // objectSchema is what the SDK's AddTool asks of an input schema (it
