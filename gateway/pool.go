@@ -360,7 +360,7 @@ func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, er
 		// A server that has not exited a second after its stdin closed
 		// is sent SIGTERM: shutting down must stay within what a host
 		// waits for before it kills skillc.
-		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Second}
+		t = &stdioTransport{cmd: cmd, terminate: time.Second}
 	case "sse":
 		t = &mcp.SSEClientTransport{Endpoint: c.up.URL, HTTPClient: headerClient(c.up.Headers)}
 	default:

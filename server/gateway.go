@@ -56,8 +56,9 @@ func isPlanTool(name string) bool { return slices.Contains(planTools, name) }
 
 // gate offers the upstreams' tools through the server and filters them by
 // the conversation's plan. It holds, per MCP session, the set last shown,
-// so it knows when to send list_changed; the plan itself stays in the
-// store, as for every other tool.
+// so it knows when to send list_changed, and so enforce can check a call
+// without reading the store while that set is known to be current; the
+// plan itself stays in the store, as for every other tool.
 type gate struct {
 	s    *Server
 	pool *gateway.Pool
@@ -72,6 +73,10 @@ type gate struct {
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*shown
+	// watches follow, per user with a remembered session, the store's
+	// change feed, so a plan written elsewhere (the CLI, another replica)
+	// reaches that user's sessions.
+	watches map[string]*userWatch
 	// send is the SDK's sending handler, captured by a sending
 	// middleware: the SDK has no call to notify one session of a list
 	// change, only all of them.
@@ -82,7 +87,45 @@ type gate struct {
 type shown struct {
 	key store.Key
 	set gateway.Set
+	// current is true while set is the conversation's set as far as this
+	// server can know: worked out from a plan this server loaded, or a
+	// plan tool of this server returned, since the last write the
+	// store's change feed reported, with that feed open. Enforce checks
+	// a call against a current set without reading the store.
+	current bool
+	// expires is when the plan the set comes from expires (zero: no
+	// plan); after it the set is no longer current.
+	expires time.Time
+	// planID and version are that plan's, so that of two plan calls
+	// finishing out of order the older result does not win.
+	planID  string
+	version int64
 }
+
+// userWatch is one user's change feed, shared by the user's sessions.
+type userWatch struct {
+	sessions int
+	// live is true while the feed is open: a write elsewhere will be
+	// reported. A set may be current only while it is.
+	live bool
+	// gen counts what may make a load stale: a reported write, a plan
+	// call, the feed opening or closing, the upstream tools changing. A
+	// load that began under another gen does not make a set current.
+	gen  uint64
+	stop context.CancelFunc
+	// idle stops the feed a while after the user's last session ended,
+	// so a stateless server, whose sessions last one request, does not
+	// open a feed per request.
+	idle *time.Timer
+}
+
+// watchLinger is how long a user's change feed stays open after the last
+// session of the user ended.
+const watchLinger = time.Minute
+
+// watchRetry is how long the gate waits before opening a change feed
+// again after it failed or closed.
+const watchRetry = 2 * time.Second
 
 // addGateway is New's hook: it registers the upstreams' tools and the
 // gating middleware when the options ask for them.
@@ -94,7 +137,7 @@ func (s *Server) addGateway(opts Options) {
 	if mode == "" {
 		mode = GateList
 	}
-	g := &gate{s: s, pool: opts.Upstreams, mode: mode, sessions: map[*mcp.ServerSession]*shown{}}
+	g := &gate{s: s, pool: opts.Upstreams, mode: mode, sessions: map[*mcp.ServerSession]*shown{}, watches: map[string]*userWatch{}}
 	g.names.Store(gateway.NameTools(nil, planTools))
 	s.gate = g
 	s.mcp.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -140,6 +183,7 @@ func (g *gate) sync() {
 		}
 	}
 	g.names.Store(names)
+	g.namesChanged()
 	if len(gone) > 0 {
 		g.s.mcp.RemoveTools(gone...)
 	}
@@ -153,6 +197,20 @@ func (g *gate) sync() {
 		g.s.mcp.AddTool(&t, g.forward(o.Upstream, o.Tool.Name))
 	}
 	g.registered = now
+}
+
+// namesChanged forgets that the sessions' sets, and those of loads under
+// way, are current: they were worked out with the upstream tools as they
+// were.
+func (g *gate) namesChanged() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, sh := range g.sessions {
+		sh.current = false
+	}
+	for _, w := range g.watches {
+		w.gen++
+	}
 }
 
 // objectSchema is what the SDK's AddTool asks of an input schema (it
@@ -210,14 +268,15 @@ func (g *gate) list(ctx context.Context, next mcp.MethodHandler, method string, 
 	if err != nil {
 		return res, nil // no conversation, no plan: everything
 	}
-	set, err := g.setFor(ctx, key)
+	// Always from the store, not the session's set: listing is rare, and
+	// it is where a client that missed a change catches up.
+	set, _, err := g.load(ctx, ss, key)
 	if err != nil {
 		// Listing everything beats listing nothing; enforce still
 		// refuses calls while the store is down.
 		g.s.logger.Warn("gate: load the plan for tools/list", "err", err)
 		return res, nil
 	}
-	g.remember(ss, key, set)
 	out := *lr
 	// The list is this conversation's: no cache may serve it to another.
 	out.CacheScope = "private"
@@ -250,10 +309,20 @@ func (g *gate) call(ctx context.Context, next mcp.MethodHandler, method string, 
 	if err != nil {
 		return next(ctx, method, req)
 	}
-	set, err := g.setFor(ctx, key)
-	if err != nil {
-		g.s.logger.Error("gate: load the plan", "err", err)
-		return toolError(fmt.Errorf("the plan store failed (%v), so the server cannot tell whether %q is allowed at this step; try again", err, name)), nil
+	set, current := g.currentSet(req.Session, key)
+	if !current || !set.Has(name) {
+		// No set known to be current, or a refusal: read the store. A
+		// refusal never rests on a set that a write elsewhere (another
+		// replica) may have made stale before the feed said so.
+		var changed bool
+		set, changed, err = g.load(ctx, req.Session, key)
+		if err != nil {
+			g.s.logger.Error("gate: load the plan", "err", err)
+			return toolError(fmt.Errorf("the plan store failed (%v), so the server cannot tell whether %q is allowed at this step; try again", err, name)), nil
+		}
+		if changed {
+			g.notify(ctx, req.Session)
+		}
 	}
 	if !set.Has(name) {
 		return toolError(errors.New(set.Refusal(name))), nil
@@ -261,16 +330,75 @@ func (g *gate) call(ctx context.Context, next mcp.MethodHandler, method string, 
 	return next(ctx, method, req)
 }
 
-// setFor loads the conversation's plan and works out its set.
-func (g *gate) setFor(ctx context.Context, key store.Key) (gateway.Set, error) {
+// currentSet is the set ss was last shown, and whether it is current for
+// key (see shown.current).
+func (g *gate) currentSet(ss *mcp.ServerSession, key store.Key) (gateway.Set, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	sh := g.sessions[ss]
+	if sh == nil || sh.key != key || !sh.current || (!sh.expires.IsZero() && !g.now().Before(sh.expires)) {
+		return gateway.Set{}, false
+	}
+	return sh.set, true
+}
+
+// load reads the conversation's plan, works out its set and records it as
+// what ss is shown. It reports whether that changes what ss was shown (for
+// a session not seen before: whether anything is gated).
+func (g *gate) load(ctx context.Context, ss *mcp.ServerSession, key store.Key) (gateway.Set, bool, error) {
+	gen := g.gen(key.User)
 	p, err := g.s.planner.Store.Load(ctx, key)
 	if errors.Is(err, store.ErrNotFound) {
 		p, err = nil, nil
 	}
 	if err != nil {
-		return gateway.Set{}, err
+		return gateway.Set{}, false, err
 	}
-	return gateway.SetFor(p, g.names.Load(), g.s.allowedTools), nil
+	set := gateway.SetFor(p, g.names.Load(), g.s.allowedTools)
+	if ss == nil {
+		return set, false, nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	sh, known := g.sessions[ss]
+	if !known {
+		sh = g.rememberLocked(ss, key)
+	}
+	changed := !sh.set.Same(set)
+	if !known {
+		changed = !set.All
+	}
+	w := g.watches[key.User]
+	g.show(sh, key, set, p, w != nil && w.live && w.gen == gen)
+	return set, changed, nil
+}
+
+// gen is the user's feed generation, taken before a load.
+func (g *gate) gen(user string) uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if w := g.watches[user]; w != nil {
+		return w.gen
+	}
+	return 0
+}
+
+// show records set, worked out from p (nil: no plan), as what sh is
+// shown. g.mu is held.
+func (g *gate) show(sh *shown, key store.Key, set gateway.Set, p *plan.Plan, current bool) {
+	sh.key, sh.set, sh.current = key, set, current
+	sh.expires, sh.planID, sh.version = time.Time{}, "", 0
+	if p != nil {
+		sh.expires, sh.planID, sh.version = p.ExpiresAt, p.ID, p.Version
+	}
+}
+
+// now is the planner's clock, which stamps the plans' expiry.
+func (g *gate) now() time.Time {
+	if g.s.planner.Now != nil {
+		return g.s.planner.Now()
+	}
+	return time.Now()
 }
 
 // allowedTools answers gateway.AllowedTools from the catalog.
@@ -286,23 +414,142 @@ func (s *Server) allowedTools(skill string) ([]string, bool) {
 	return names, true
 }
 
-// remember records what a session was shown, and forgets the session when
-// it ends.
-func (g *gate) remember(ss *mcp.ServerSession, key store.Key, set gateway.Set) {
-	if ss == nil {
-		return
+// rememberLocked starts remembering ss, with nothing shown yet, follows
+// its user's change feed, and forgets ss when it ends. g.mu is held.
+func (g *gate) rememberLocked(ss *mcp.ServerSession, key store.Key) *shown {
+	sh := &shown{key: key}
+	g.sessions[ss] = sh
+	user := key.User
+	w := g.watches[user]
+	if w == nil {
+		ctx, stop := context.WithCancel(context.Background())
+		w = &userWatch{stop: stop}
+		g.watches[user] = w
+		go g.follow(ctx, user, w)
 	}
+	w.sessions++
+	if w.idle != nil {
+		w.idle.Stop()
+		w.idle = nil
+	}
+	go func() {
+		_ = ss.Wait()
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		delete(g.sessions, ss)
+		if w.sessions--; w.sessions == 0 {
+			w.idle = time.AfterFunc(watchLinger, func() {
+				g.mu.Lock()
+				defer g.mu.Unlock()
+				if w.sessions == 0 && g.watches[user] == w {
+					delete(g.watches, user)
+					w.stop()
+				}
+			})
+		}
+	}()
+	return sh
+}
+
+// follow reads the user's change feed until ctx ends and, after each write
+// it reports, works the sets of the user's sessions out again. A feed that
+// fails or closes is opened again after watchRetry; meanwhile no set is
+// current, so enforce reads the store on every call.
+func (g *gate) follow(ctx context.Context, user string, w *userWatch) {
+	warned := false // once per outage, not on every attempt
+	for {
+		changes, err := g.s.planner.Store.Watch(ctx, user)
+		if err == nil {
+			warned = false
+			g.feedOpen(w, true)
+			for range changes {
+				g.reload(ctx, user, w)
+			}
+		}
+		g.feedOpen(w, false)
+		if ctx.Err() != nil {
+			return
+		}
+		if !warned {
+			g.s.logger.Warn("gate: the plan store's change feed failed; calls read the store until it is back", "err", err)
+			warned = true
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(watchRetry):
+		}
+	}
+}
+
+// feedOpen records that the user's feed opened or closed: a load under way
+// may have missed a write, and while it is closed no set is current.
+func (g *gate) feedOpen(w *userWatch, live bool) {
 	g.mu.Lock()
-	_, known := g.sessions[ss]
-	g.sessions[ss] = &shown{key: key, set: set}
+	defer g.mu.Unlock()
+	w.live = live
+	w.gen++
+	if !live {
+		for _, sh := range g.sessions {
+			if g.watches[sh.key.User] == w {
+				sh.current = false
+			}
+		}
+	}
+}
+
+// reload works out, after a write the feed reported, the sets of the
+// user's conversations from the store, and sends list_changed to each
+// session whose set that changes: a plan changed by the CLI or another
+// replica reaches the client without it listing again.
+func (g *gate) reload(ctx context.Context, user string, w *userWatch) {
+	g.mu.Lock()
+	w.gen++
+	gen := w.gen
+	byKey := map[store.Key][]*mcp.ServerSession{}
+	for ss, sh := range g.sessions {
+		if sh.key.User == user {
+			sh.current = false
+			byKey[sh.key] = append(byKey[sh.key], ss)
+		}
+	}
 	g.mu.Unlock()
-	if !known {
-		go func() {
-			_ = ss.Wait()
-			g.mu.Lock()
-			delete(g.sessions, ss)
+	for key, list := range byKey {
+		p, err := g.s.planner.Store.Load(ctx, key)
+		if errors.Is(err, store.ErrNotFound) {
+			p, err = nil, nil
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				g.s.logger.Warn("gate: load the plan after a change", "err", err)
+			}
+			continue // not current: the next call reads the store
+		}
+		set := gateway.SetFor(p, g.names.Load(), g.s.allowedTools)
+		var changed []*mcp.ServerSession
+		g.mu.Lock()
+		if w.gen != gen {
+			// A write or a plan call since: the reload after that
+			// write, or the plan call, has the newer set.
 			g.mu.Unlock()
-		}()
+			return
+		}
+		for _, ss := range list {
+			sh := g.sessions[ss]
+			if sh == nil || sh.key != key {
+				continue
+			}
+			if !sh.set.Same(set) {
+				changed = append(changed, ss)
+			}
+			g.show(sh, key, set, p, w.live)
+		}
+		g.mu.Unlock()
+		for _, ss := range changed {
+			nctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			g.notify(nctx, ss)
+			cancel()
+		}
 	}
 }
 
@@ -325,27 +572,36 @@ func (g *gate) planChanged(ctx context.Context, req *mcp.CallToolRequest, res *m
 	}
 	set := gateway.SetFor(&p, g.names.Load(), g.s.allowedTools)
 	g.mu.Lock()
+	callerNew := false
+	if req.Session != nil && g.sessions[req.Session] == nil {
+		// A session not seen listing yet may hold the full list: it is
+		// told below.
+		g.rememberLocked(req.Session, key)
+		callerNew = true
+	}
+	w := g.watches[key.User]
+	if w != nil {
+		w.gen++ // a load under way may have read the plan before this write
+	}
 	var others []*mcp.ServerSession
-	callerChanged := true
+	callerChanged := callerNew
 	for ss, sh := range g.sessions {
-		if sh.key != key {
+		if (sh.key != key && ss != req.Session) || (sh.planID == p.ID && sh.version > p.Version) {
+			// Another conversation's, or shown a newer version already
+			// (two plan calls that finished out of order).
 			continue
 		}
 		changed := !sh.set.Same(set)
-		sh.set = set
+		g.show(sh, key, set, &p, w != nil && w.live)
 		if ss == req.Session {
-			callerChanged = changed
+			callerChanged = callerChanged || changed
 		} else if changed {
 			others = append(others, ss)
 		}
 	}
 	g.mu.Unlock()
-	if req.Session != nil {
-		// A session not seen listing yet may hold the full list: tell it.
-		g.remember(req.Session, key, set)
-		if callerChanged {
-			g.notify(ctx, req.Session)
-		}
+	if req.Session != nil && callerChanged {
+		g.notify(ctx, req.Session)
 	}
 	for _, ss := range others {
 		nctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -2,19 +2,24 @@ package server_test
 
 import (
 	"context"
+	"errors"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillc/skillc/gateway"
+	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/server"
+	"github.com/skillc/skillc/store"
+	"github.com/skillc/skillc/store/memory"
 )
 
 // fsUpstream is a pool with the real filesystem server from npm
@@ -151,4 +156,133 @@ func TestGatewayInstructions(t *testing.T) {
 			t.Errorf("gate %q: instructions end %q", tc.gate, got[max(0, len(got)-200):])
 		}
 	}
+}
+
+// TestGatewayPlanChangedElsewhere: a plan written past this server (here
+// another planner on the same store, as the CLI or another replica would)
+// reaches a connected client as list_changed, and enforce follows it: the
+// new step's tool is allowed and the old one's refused, though the gate
+// checks calls against the set it keeps rather than the store.
+func TestGatewayPlanChangedElsewhere(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pool := fsUpstream(t, dir)
+	loads := &loadCounter{Store: memory.New(store.Options{Now: func() time.Time { return fixedNow }})}
+	e := newEnv(t, loads)
+	srv, err := server.New(server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Upstreams: pool, Gate: server.GateEnforce})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed := pool.Start(context.Background()); len(failed) > 0 {
+		t.Fatal(failed)
+	}
+	srv.SyncUpstreamTools()
+	changed := make(chan struct{}, 10)
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	}).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+
+	ok(t, cs, "make_plan", map[string]any{"title": "Read", "steps": []map[string]any{
+		{"goal": "Read a.", "recommended_tools": []string{"read_text_file"}},
+		{"goal": "List.", "recommended_tools": []string{"list_directory"}},
+	}})
+	<-changed // make_plan's own
+	read := map[string]any{"path": filepath.Join(dir, "a.txt")}
+	list := map[string]any{"path": dir}
+	before := loads.n.Load()
+	for range 3 {
+		if res := call(t, cs, "read_text_file", read); res.IsError {
+			t.Fatalf("step 1's tool refused: %s", text(res))
+		}
+	}
+	if n := loads.n.Load() - before; n > 1 {
+		t.Errorf("3 allowed calls read the plan %d times, want at most once", n)
+	}
+
+	// Step 1 recorded past this server.
+	if _, err := e.planner().Update(context.Background(), store.Key{User: "alice", Session: "chat"}, plan.Changes{Check: []string{"1"}}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no list_changed after the plan was updated elsewhere")
+	}
+	if got, want := toolNames(t, cs), []string{"close_plan", "list_directory", "make_plan", "update_plan", "view_plan"}; !slices.Equal(got, want) {
+		t.Errorf("at step 2: %v, want %v", got, want)
+	}
+	if res := call(t, cs, "list_directory", list); res.IsError {
+		t.Errorf("step 2's tool refused: %s", text(res))
+	}
+	if res := call(t, cs, "read_text_file", read); !res.IsError || !strings.Contains(text(res), "step 2 (List.) is in progress") {
+		t.Errorf("step 1's tool allowed at step 2: %s", text(res))
+	}
+}
+
+// loadCounter counts the plan reads.
+type loadCounter struct {
+	store.Store
+	n atomic.Int64
+}
+
+func (c *loadCounter) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
+	c.n.Add(1)
+	return c.Store.Load(ctx, key)
+}
+
+// TestGatewayWithoutFeed: with a store whose change feed cannot open, the
+// gate keeps no set: every call under enforce reads the plan, so a plan
+// changed past this server is followed at the next call.
+func TestGatewayWithoutFeed(t *testing.T) {
+	dir := t.TempDir()
+	pool := fsUpstream(t, dir)
+	loads := &loadCounter{Store: noFeed{memory.New(store.Options{Now: func() time.Time { return fixedNow }})}}
+	e := newEnv(t, loads)
+	srv, err := server.New(server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Upstreams: pool, Gate: server.GateEnforce})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed := pool.Start(context.Background()); len(failed) > 0 {
+		t.Fatal(failed)
+	}
+	srv.SyncUpstreamTools()
+	cs := connect(t, srv)
+	ok(t, cs, "make_plan", map[string]any{"title": "List", "steps": []map[string]any{
+		{"goal": "List.", "recommended_tools": []string{"list_directory"}},
+		{"goal": "Look around.", "recommended_tools": []string{"list_allowed_directories"}},
+	}})
+	list := map[string]any{"path": dir}
+	before := loads.n.Load()
+	for range 3 {
+		if res := call(t, cs, "list_directory", list); res.IsError {
+			t.Fatalf("step 1's tool refused: %s", text(res))
+		}
+	}
+	if n := loads.n.Load() - before; n != 3 {
+		t.Errorf("3 calls without a change feed read the plan %d times, want 3", n)
+	}
+	if _, err := e.planner().Update(context.Background(), store.Key{User: "alice", Session: "chat"}, plan.Changes{Check: []string{"1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if res := call(t, cs, "list_directory", list); !res.IsError || !strings.Contains(text(res), "step 2 (Look around.) is in progress") {
+		t.Errorf("step 1's tool allowed at step 2: %s", text(res))
+	}
+}
+
+// noFeed is a store whose change feed cannot open.
+type noFeed struct{ store.Store }
+
+func (noFeed) Watch(context.Context, string) (<-chan struct{}, error) {
+	return nil, errors.New("no change feed here")
 }

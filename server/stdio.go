@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillc/skillc/internal/wire"
 )
 
 // JSON-RPC error codes for lines that never reach the SDK.
@@ -25,47 +28,127 @@ const (
 // message per line) and w. maxLine bounds one line, in bytes.
 //
 // The SDK's stdio transport ends the session on the first line it cannot
-// decode, which would end `skillc serve` and every plan call after it. This
-// filter, hand-written because the SDK has no hook for it, answers such a
-// line (not JSON, not JSON-RPC, or longer than maxLine) with a JSON-RPC
-// error and passes only well-formed messages on, so the server keeps
-// serving after any bad line.
+// decode, which would end `skillc serve` and every plan call after it.
+// This connection, hand-written because the SDK has no hook for it,
+// answers such a line (not JSON, not JSON-RPC, or longer than maxLine)
+// with a JSON-RPC error and hands only well-formed messages to the SDK,
+// so the server keeps serving after any bad line. Each line is decoded
+// once, here, and reaches the SDK as a message: the SDK's own transport
+// would decode it again, twice.
 //
-// The filter also holds back the end of input until every request read
-// has been answered (or StdioDrainGrace has passed): the SDK ends the
-// session, and cancels the calls still running, as soon as its input
+// The connection also holds back the end of input until every request
+// read has been answered (or StdioDrainGrace has passed): the SDK ends
+// the session, and cancels the calls still running, as soon as its input
 // ends, so a client that writes its requests and closes stdin (a pipe, a
 // script) would otherwise get no answer to the last ones.
 func StdioTransport(r io.Reader, w io.Writer, maxLine int, logger *slog.Logger) mcp.Transport {
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	lw := &lockedWriter{w: w}
-	pending := newInflight()
-	pr, pw := io.Pipe()
-	sdkIn := &sdkReader{PipeReader: pr, closed: make(chan struct{})}
-	go filterLines(r, pw, lw, maxLine, logger, pending, sdkIn.closed)
-	// The SDK's own line bound stays above ours: a line that got through
-	// is never refused twice.
-	return &mcp.IOTransport{Reader: sdkIn, Writer: &answerWriter{w: lw, pending: pending}, MaxLineLength: maxLine + 1}
+	return &stdioTransport{r: r, w: w, maxLine: maxLine, logger: logger}
+}
+
+type stdioTransport struct {
+	r       io.Reader
+	w       io.Writer
+	maxLine int
+	logger  *slog.Logger
+}
+
+// Connect implements mcp.Transport: it starts reading r.
+func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
+	c := &stdioConn{
+		out:      &lockedWriter{w: t.w},
+		pending:  newInflight(),
+		logger:   t.logger,
+		incoming: make(chan jsonrpc.Message),
+		closed:   make(chan struct{}),
+	}
+	go c.readLines(t.r, t.maxLine)
+	return c, nil
 }
 
 // StdioDrainGrace bounds how long the server waits, once stdin has ended,
 // for the answers to requests still running.
 const StdioDrainGrace = ShutdownGrace
 
-// sdkReader is the SDK's end of the pipe; closed tells the filter that the
-// session is over, so it stops waiting for answers that will not come.
-type sdkReader struct {
-	*io.PipeReader
-	once   sync.Once
-	closed chan struct{}
+// stdioConn is the mcp.Connection of StdioTransport. A goroutine of its
+// own reads the lines (readLines), so that Close unblocks a Read however
+// long the input stays silent.
+type stdioConn struct {
+	out     *lockedWriter
+	pending *inflight
+	logger  *slog.Logger
+
+	// incoming carries the messages read, in order; it is closed at the
+	// end of input, after readErr is set.
+	incoming chan jsonrpc.Message
+	readErr  error
+
+	closeOnce sync.Once
+	closed    chan struct{}
+
+	batches batches
 }
 
-func (r *sdkReader) Close() error {
-	r.once.Do(func() { close(r.closed) })
-	return r.PipeReader.Close()
+// Read implements mcp.Connection.
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case m, ok := <-c.incoming:
+		if !ok {
+			return nil, c.readErr
+		}
+		return m, nil
+	case <-c.closed:
+		return nil, io.EOF
+	}
 }
+
+// Write implements mcp.Connection: one message per line, except the
+// answers to a batch, which go out together as one array once all are in.
+// An answer marks its request answered once it is written.
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	resp, _ := msg.(*jsonrpc.Response)
+	var data []byte
+	var err error
+	if all, inBatch := c.batches.answer(resp); inBatch {
+		if all == nil {
+			return nil // the batch waits for its other answers
+		}
+		data, err = encodeBatch(all)
+		defer func() {
+			for _, r := range all {
+				c.pending.answered(r.ID)
+			}
+		}()
+	} else {
+		data, err = jsonrpc.EncodeMessage(msg)
+		if resp != nil {
+			defer c.pending.answered(resp.ID)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("encode a message: %w", err)
+	}
+	_, err = c.out.Write(append(data, '\n'))
+	return err
+}
+
+// Close implements mcp.Connection. It leaves r and w open: they are the
+// process's stdin and stdout, and the reading goroutine ends at the end of
+// input or at the next line.
+func (c *stdioConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return nil
+}
+
+// SessionID implements mcp.Connection: stdio has no session ID.
+func (c *stdioConn) SessionID() string { return "" }
 
 // inflight is the set of request IDs read from the client and not yet
 // answered.
@@ -117,60 +200,8 @@ func (f *inflight) wait() (<-chan struct{}, int) {
 	return f.drained, len(f.ids)
 }
 
-// answerWriter passes the SDK's messages on and, once one is written,
-// marks the requests it answers as answered.
-type answerWriter struct {
-	w       io.WriteCloser
-	pending *inflight
-}
-
-func (a *answerWriter) Write(p []byte) (int, error) {
-	n, err := a.w.Write(p)
-	if err == nil {
-		for _, id := range responseIDs(p) {
-			a.pending.answered(id)
-		}
-	}
-	return n, err
-}
-
-func (a *answerWriter) Close() error { return a.w.Close() }
-
-// responseIDs returns the IDs of the responses in one line the SDK wrote:
-// a message or a batch. Requests and notifications the server sends have
-// a method and answer nothing.
-func responseIDs(line []byte) []jsonrpc.ID {
-	type envelope struct {
-		ID     any    `json:"id"`
-		Method string `json:"method"`
-	}
-	var msgs []envelope
-	if line = bytes.TrimSpace(line); len(line) > 0 && line[0] == '[' {
-		if json.Unmarshal(line, &msgs) != nil {
-			return nil
-		}
-	} else {
-		var m envelope
-		if json.Unmarshal(line, &m) != nil {
-			return nil
-		}
-		msgs = []envelope{m}
-	}
-	var ids []jsonrpc.ID
-	for _, m := range msgs {
-		if m.Method != "" || m.ID == nil {
-			continue
-		}
-		if id, err := jsonrpc.MakeID(m.ID); err == nil {
-			ids = append(ids, id)
-		}
-	}
-	return ids
-}
-
-// lockedWriter serializes whole-message writes from the SDK and from the
-// filter, so their lines never interleave. The SDK writes each message,
-// newline included, in one Write.
+// lockedWriter serializes whole-line writes, the SDK's messages and the
+// error answers to bad lines, so that lines never interleave.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
@@ -182,44 +213,50 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-func (l *lockedWriter) Close() error { return nil }
-
-func filterLines(r io.Reader, pw *io.PipeWriter, out io.Writer, maxLine int, logger *slog.Logger, pending *inflight, sdkClosed <-chan struct{}) {
+// readLines reads r until it ends: it answers each bad line with an error
+// and hands each message on to Read.
+func (c *stdioConn) readLines(r io.Reader, maxLine int) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, tooLong, err := readLine(br, maxLine)
 		if tooLong {
-			logger.Warn("refused an oversized stdio message", "limit", maxLine)
-			writeError(out, codeInvalidRequest, fmt.Sprintf("message longer than %d bytes refused (raise --max-body)", maxLine))
+			c.logger.Warn("refused an oversized stdio message", "limit", maxLine)
+			writeError(c.out, codeInvalidRequest, fmt.Sprintf("message longer than %d bytes refused (raise --max-body)", maxLine))
 		} else if line = bytes.TrimSpace(line); len(line) > 0 {
 			msgs, msgErr := decodeLine(line)
+			if msgErr == nil && line[0] == '[' {
+				msgErr = c.batches.add(msgs)
+			}
 			if msgErr != nil {
-				logger.Warn("refused a malformed stdio message", "err", msgErr)
+				c.logger.Warn("refused a malformed stdio message", "err", msgErr)
 				code := codeInvalidRequest
 				if !json.Valid(line) {
 					code = codeParseError
 				}
-				writeError(out, code, msgErr.Error())
+				writeError(c.out, code, msgErr.Error())
 			} else {
 				// Counted before the SDK can see it, so its answer
 				// cannot come first.
 				for _, m := range msgs {
 					if req, ok := m.(*jsonrpc.Request); ok && req.ID.IsValid() {
-						pending.add(req.ID)
+						c.pending.add(req.ID)
 					}
 				}
-				if _, werr := pw.Write(append(line, '\n')); werr != nil {
-					return // the SDK side closed: the session is over
+				for _, m := range msgs {
+					select {
+					case c.incoming <- m:
+					case <-c.closed:
+						return // the session is over
+					}
 				}
 			}
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				drain(pending, sdkClosed, logger)
-				pw.Close()
-			} else {
-				pw.CloseWithError(err)
+				drain(c.pending, c.closed, c.logger)
 			}
+			c.readErr = err
+			close(c.incoming)
 			return
 		}
 	}
@@ -262,8 +299,9 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 	}
 }
 
-// decodeLine accepts what the SDK will decode: one JSON-RPC message or a
-// batch of them.
+// decodeLine accepts one JSON-RPC message or a batch of them, as the SDK
+// would decode them (wire.DecodeMessage: the SDK's checks, a tenth of its
+// cost).
 func decodeLine(line []byte) ([]jsonrpc.Message, error) {
 	if line[0] == '[' {
 		var batch []json.RawMessage
@@ -275,7 +313,7 @@ func decodeLine(line []byte) ([]jsonrpc.Message, error) {
 		}
 		msgs := make([]jsonrpc.Message, 0, len(batch))
 		for _, raw := range batch {
-			m, err := jsonrpc.DecodeMessage(raw)
+			m, err := wire.DecodeMessage(raw)
 			if err != nil {
 				return nil, err
 			}
@@ -283,11 +321,11 @@ func decodeLine(line []byte) ([]jsonrpc.Message, error) {
 		}
 		return msgs, nil
 	}
-	if !json.Valid(line) {
-		return nil, errors.New("not JSON: each line must be one JSON-RPC message")
-	}
-	m, err := jsonrpc.DecodeMessage(line)
+	m, err := wire.DecodeMessage(line)
 	if err != nil {
+		if !json.Valid(line) {
+			return nil, errors.New("not JSON: each line must be one JSON-RPC message")
+		}
 		return nil, err
 	}
 	return []jsonrpc.Message{m}, nil
@@ -304,4 +342,86 @@ func writeError(w io.Writer, code int, msg string) {
 		Error   rpcError `json:"error"`
 	}{"2.0", nil, rpcError{code, msg}})
 	w.Write(append(data, '\n'))
+}
+
+// batches tracks the requests of the batches read (a JSON array of
+// messages, JSON-RPC 2.0 and MCP before 2025-06-18), whose answers go out
+// together as one array.
+type batches struct {
+	mu sync.Mutex
+	of map[jsonrpc.ID]*batch // by the ID of each request still unanswered
+}
+
+type batch struct {
+	unanswered int
+	answers    []*jsonrpc.Response // in the order of the requests
+	index      map[jsonrpc.ID]int
+}
+
+// add starts tracking a batch's requests. An ID seen twice, in the batch
+// or in a batch still unanswered, is refused: its answers could not be
+// told apart.
+func (b *batches) add(msgs []jsonrpc.Message) error {
+	bt := &batch{index: map[jsonrpc.ID]int{}}
+	for _, m := range msgs {
+		req, ok := m.(*jsonrpc.Request)
+		if !ok || !req.ID.IsValid() {
+			continue
+		}
+		if _, dup := bt.index[req.ID]; dup {
+			return fmt.Errorf("the batch has two requests with ID %v", req.ID.Raw())
+		}
+		bt.index[req.ID] = len(bt.answers)
+		bt.answers = append(bt.answers, nil)
+	}
+	if len(bt.answers) == 0 {
+		return nil // notifications and answers only: nothing to answer
+	}
+	bt.unanswered = len(bt.answers)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for id := range bt.index {
+		if _, ok := b.of[id]; ok {
+			return fmt.Errorf("request ID %v is still unanswered in an earlier batch", id.Raw())
+		}
+	}
+	if b.of == nil {
+		b.of = map[jsonrpc.ID]*batch{}
+	}
+	for id := range bt.index {
+		b.of[id] = bt
+	}
+	return nil
+}
+
+// answer records resp if it answers a request of a batch: inBatch then
+// says so, and all is the batch's answers once resp was the last one.
+func (b *batches) answer(resp *jsonrpc.Response) (all []*jsonrpc.Response, inBatch bool) {
+	if resp == nil {
+		return nil, false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bt, ok := b.of[resp.ID]
+	if !ok {
+		return nil, false
+	}
+	delete(b.of, resp.ID)
+	bt.answers[bt.index[resp.ID]] = resp
+	if bt.unanswered--; bt.unanswered > 0 {
+		return nil, true
+	}
+	return bt.answers, true
+}
+
+func encodeBatch(answers []*jsonrpc.Response) ([]byte, error) {
+	raw := make([]json.RawMessage, len(answers))
+	for i, a := range answers {
+		b, err := jsonrpc.EncodeMessage(a)
+		if err != nil {
+			return nil, err
+		}
+		raw[i] = b
+	}
+	return json.Marshal(raw)
 }

@@ -81,6 +81,41 @@ func TestStdioBadLines(t *testing.T) {
 	}
 }
 
+// TestStdioBatch: a batch (MCP before 2025-06-18) is answered with one
+// array of the answers to its requests, in their order, notifications
+// left out.
+func TestStdioBatch(t *testing.T) {
+	e := newEnv(t, nil)
+	s := e.server("alice", "chat-1")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() {
+		s.Run(context.Background(), serverStdio(inR, outW))
+		outW.Close()
+	}()
+	defer inW.Close()
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(nil, 1<<20)
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`+"\n")
+	if !sc.Scan() {
+		t.Fatal("no answer to initialize")
+	}
+	io.WriteString(inW, `[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"make_plan","arguments":{"skill":"acat-reimbursement"}}},{"jsonrpc":"2.0","id":7,"method":"ping"}]`+"\n")
+	if !sc.Scan() {
+		t.Fatalf("no answer to the batch: %v", sc.Err())
+	}
+	var got []struct {
+		ID     any             `json:"id"`
+		Result json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(sc.Bytes(), &got); err != nil {
+		t.Fatalf("the answer is not an array: %s", sc.Text())
+	}
+	if len(got) != 2 || got[0].ID != "b" || got[1].ID != float64(7) || got[0].Result == nil || got[1].Result == nil {
+		t.Errorf("answers %s, want make_plan's (b) then ping's (7)", sc.Text())
+	}
+}
+
 func serverStdio(r io.Reader, w io.Writer) mcp.Transport {
 	return server.StdioTransport(r, w, 4096, nil)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -8,10 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // upstreamsDir holds the real MCP servers the gateway is tested in front
@@ -235,5 +239,90 @@ func TestLintToolsFrom(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGatewayPlanUpdatedByCLI: while a client is connected to `skillc
+// serve --upstreams --gate enforce` over stdio, `skillc plan update` on
+// the same SQLite file moves the plan; the client gets list_changed
+// without calling anything, its list shows the next step's tool, and
+// enforce allows that tool and refuses the last step's.
+func TestGatewayPlanUpdatedByCLI(t *testing.T) {
+	node, err := exec.LookPath("node")
+	entry := upstreamEntry(t, "server-everything")
+	if err == nil {
+		_, err = os.Stat(entry)
+	}
+	if err != nil {
+		t.Skipf("node or server-everything is missing (%v): run npm ci --prefix server/testdata/upstreams", err)
+	}
+	bin := skillcOnPath(t)
+	dir := t.TempDir()
+	up := filepath.Join(dir, "upstreams.json")
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"everything": map[string]any{"command": node, "args": []string{entry, "stdio"}}}})
+	if err := os.WriteFile(up, cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	storeSpec := "sqlite:" + filepath.Join(dir, "plans.db")
+	cmd := exec.Command(bin, "serve", "--store", storeSpec, "--upstreams", up, "--gate", "enforce")
+	cmd.Env = childEnvWithout("SKILLC_USER=alice", "SKILLC_SESSION=chat")
+	cmd.Stderr = os.Stderr
+	changed := make(chan struct{}, 10)
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "cli-test", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	}).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	callTool := func(name string, args map[string]any) *mcp.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res
+	}
+	res := callTool("make_plan", map[string]any{"title": "Echo, then add", "steps": []map[string]any{
+		{"goal": "Echo.", "recommended_tools": []string{"echo"}},
+		{"goal": "Add.", "recommended_tools": []string{"get-sum"}},
+	}})
+	if res.IsError {
+		t.Fatalf("make_plan: %+v", res)
+	}
+	<-changed // make_plan's own
+	echo := map[string]any{"message": "hi"}
+	sum := map[string]any{"a": 1, "b": 2}
+	if res := callTool("echo", echo); res.IsError {
+		t.Fatalf("step 1's echo refused: %+v", res.Content)
+	}
+
+	out, err := exec.Command(bin, "plan", "update", "--store", storeSpec, "--user", "alice", "--session", "chat", "--check", "1").CombinedOutput()
+	if err != nil {
+		t.Fatalf("skillc plan update: %v\n%s", err, out)
+	}
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no list_changed after skillc plan update")
+	}
+	lr, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range lr.Tools {
+		names = append(names, tl.Name)
+	}
+	slices.Sort(names)
+	if want := []string{"close_plan", "get-sum", "make_plan", "update_plan", "view_plan"}; !slices.Equal(names, want) {
+		t.Errorf("at step 2 the list is %v, want %v", names, want)
+	}
+	if res := callTool("get-sum", sum); res.IsError {
+		t.Errorf("step 2's get-sum refused: %+v", res.Content)
+	}
+	if res := callTool("echo", echo); !res.IsError {
+		t.Errorf("step 1's echo allowed at step 2: %+v", res.Content)
 	}
 }

@@ -248,7 +248,10 @@ func serveRun(opts *ServeOptions) error {
 	go sweepEvery(ctx, st, time.Hour, logger)
 
 	if opts.HTTP == "" {
-		t := server.StdioTransport(opts.IO.In, opts.IO.Out, int(opts.MaxBodyBytes), logger)
+		if pool != nil {
+			oneProcessorForStdioGateway()
+		}
+		t := server.StdioTransport(pollableStdin(opts.IO.In), opts.IO.Out, int(opts.MaxBodyBytes), logger)
 		if err := srv.Run(ctx, t); err != nil && ctx.Err() == nil {
 			return fmt.Errorf("serve stdio: %w", err)
 		}

@@ -1,0 +1,212 @@
+package gateway
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillc/skillc/internal/wire"
+)
+
+// maxUpstreamLine bounds one line from a stdio upstream, as the SDK's own
+// transport does (mcp.DefaultMaxLineLength).
+const maxUpstreamLine = mcp.DefaultMaxLineLength
+
+// stdioTransport starts a stdio upstream and speaks to it one JSON-RPC
+// message a line, and stops it as mcp.CommandTransport does. Unlike that
+// one it hands the SDK each answer decoded once, by wire.DecodeMessage:
+// the SDK's line transport reads every answer with a json.Decoder, then
+// decodes it as a batch, then as a message, each time through a decoder
+// that allocates 32 KiB.
+type stdioTransport struct {
+	cmd *exec.Cmd
+	// terminate is how long Close waits for the server to exit after its
+	// stdin closed, and then after SIGTERM, before it kills it.
+	terminate time.Duration
+}
+
+// Connect implements mcp.Transport: it starts the server.
+func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
+	stdout, err := t.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdin, err := t.cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := t.cmd.Start(); err != nil {
+		return nil, err
+	}
+	c := &stdioConn{cmd: t.cmd, stdin: stdin, terminate: t.terminate, incoming: make(chan jsonrpc.Message), closed: make(chan struct{})}
+	go c.read(stdout)
+	return c, nil
+}
+
+// stdioConn is the mcp.Connection of stdioTransport. A goroutine of its
+// own reads the server's stdout, so that Close unblocks a Read.
+type stdioConn struct {
+	cmd       *exec.Cmd
+	terminate time.Duration
+
+	writeMu sync.Mutex
+	stdin   io.WriteCloser
+
+	// incoming carries the messages read, in order; it is closed, after
+	// readErr is set, when stdout ends or sends what is not a message.
+	incoming chan jsonrpc.Message
+	readErr  error
+
+	closeOnce sync.Once
+	closed    chan struct{}
+	closeErr  error
+}
+
+func (c *stdioConn) read(stdout io.Reader) {
+	br := bufio.NewReaderSize(stdout, 64<<10)
+	for {
+		line, err := readLine(br, maxUpstreamLine)
+		var msgs []jsonrpc.Message
+		if line = bytes.TrimSpace(line); len(line) > 0 && err == nil {
+			msgs, err = decodeLine(line)
+		}
+		for _, m := range msgs {
+			select {
+			case c.incoming <- m:
+			case <-c.closed:
+				return
+			}
+		}
+		if err != nil {
+			c.readErr = err
+			close(c.incoming)
+			return
+		}
+	}
+}
+
+// readLine reads up to the next newline; a line over max bytes is an
+// error, which ends the connection.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > max+1 { // +1: the newline itself
+			return nil, fmt.Errorf("the upstream sent a line longer than %d bytes", max)
+		}
+		line = append(line, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
+	}
+}
+
+// decodeLine decodes one message or a batch of them.
+func decodeLine(line []byte) ([]jsonrpc.Message, error) {
+	if line[0] != '[' {
+		m, err := wire.DecodeMessage(line)
+		if err != nil {
+			return nil, fmt.Errorf("the upstream sent what is not a JSON-RPC message: %w", err)
+		}
+		return []jsonrpc.Message{m}, nil
+	}
+	var batch []json.RawMessage
+	if err := json.Unmarshal(line, &batch); err != nil {
+		return nil, fmt.Errorf("the upstream sent what is not JSON: %w", err)
+	}
+	msgs := make([]jsonrpc.Message, 0, len(batch))
+	for _, raw := range batch {
+		m, err := wire.DecodeMessage(raw)
+		if err != nil {
+			return nil, fmt.Errorf("the upstream sent what is not a JSON-RPC message: %w", err)
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
+}
+
+// Read implements mcp.Connection.
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case m, ok := <-c.incoming:
+		if !ok {
+			return nil, c.readErr
+		}
+		return m, nil
+	case <-c.closed:
+		return nil, io.EOF
+	}
+}
+
+// Write implements mcp.Connection: one message, one line.
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("encode a message: %w", err)
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	_, err = c.stdin.Write(append(data, '\n'))
+	return err
+}
+
+// Close implements mcp.Connection: it closes the server's stdin and waits
+// for it to exit, sending SIGTERM and then SIGKILL to one that does not
+// within terminate (the spec's shutdown for stdio, as the SDK does it).
+func (c *stdioConn) Close() error {
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		c.closeErr = c.stop()
+	})
+	return c.closeErr
+}
+
+func (c *stdioConn) stop() error {
+	if err := c.stdin.Close(); err != nil {
+		return fmt.Errorf("closing stdin: %v", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- c.cmd.Wait() }()
+	wait := func() (error, bool) {
+		select {
+		case err := <-exited:
+			return err, true
+		case <-time.After(c.terminate):
+			return nil, false
+		}
+	}
+	if err, ok := wait(); ok {
+		return err
+	}
+	if c.cmd.Process.Signal(syscall.SIGTERM) == nil {
+		if err, ok := wait(); ok {
+			return err
+		}
+	}
+	if err := c.cmd.Process.Kill(); err != nil {
+		return err
+	}
+	if err, ok := wait(); ok {
+		return err
+	}
+	return errors.New("the upstream does not exit")
+}
+
+// SessionID implements mcp.Connection: stdio has no session ID.
+func (c *stdioConn) SessionID() string { return "" }
