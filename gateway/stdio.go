@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -76,10 +75,14 @@ type stdioConn struct {
 func (c *stdioConn) read(stdout io.Reader) {
 	br := bufio.NewReaderSize(stdout, 64<<10)
 	for {
-		line, err := readLine(br, maxUpstreamLine)
+		line, tooLong, err := wire.ReadLine(br, maxUpstreamLine)
 		var msgs []jsonrpc.Message
-		if line = bytes.TrimSpace(line); len(line) > 0 && err == nil {
-			msgs, err = decodeLine(line)
+		if tooLong {
+			err = fmt.Errorf("the upstream sent a line longer than %d bytes", maxUpstreamLine)
+		} else if line = bytes.TrimSpace(line); len(line) > 0 && err == nil {
+			if msgs, err = wire.DecodeLine(line); err != nil {
+				err = fmt.Errorf("the upstream sent what is not a JSON-RPC message: %w", err)
+			}
 		}
 		for _, m := range msgs {
 			select {
@@ -94,46 +97,6 @@ func (c *stdioConn) read(stdout io.Reader) {
 			return
 		}
 	}
-}
-
-// readLine reads up to the next newline; a line over max bytes is an
-// error, which ends the connection.
-func readLine(br *bufio.Reader, max int) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(line)+len(chunk) > max+1 { // +1: the newline itself
-			return nil, fmt.Errorf("the upstream sent a line longer than %d bytes", max)
-		}
-		line = append(line, chunk...)
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return line, err
-		}
-	}
-}
-
-// decodeLine decodes one message or a batch of them.
-func decodeLine(line []byte) ([]jsonrpc.Message, error) {
-	if line[0] != '[' {
-		m, err := wire.DecodeMessage(line)
-		if err != nil {
-			return nil, fmt.Errorf("the upstream sent what is not a JSON-RPC message: %w", err)
-		}
-		return []jsonrpc.Message{m}, nil
-	}
-	var batch []json.RawMessage
-	if err := json.Unmarshal(line, &batch); err != nil {
-		return nil, fmt.Errorf("the upstream sent what is not JSON: %w", err)
-	}
-	msgs := make([]jsonrpc.Message, 0, len(batch))
-	for _, raw := range batch {
-		m, err := wire.DecodeMessage(raw)
-		if err != nil {
-			return nil, fmt.Errorf("the upstream sent what is not a JSON-RPC message: %w", err)
-		}
-		msgs = append(msgs, m)
-	}
-	return msgs, nil
 }
 
 // Read implements mcp.Connection.

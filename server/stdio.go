@@ -218,12 +218,12 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 func (c *stdioConn) readLines(r io.Reader, maxLine int) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		line, tooLong, err := readLine(br, maxLine)
+		line, tooLong, err := wire.ReadLine(br, maxLine)
 		if tooLong {
 			c.logger.Warn("refused an oversized stdio message", "limit", maxLine)
 			writeError(c.out, codeInvalidRequest, fmt.Sprintf("message longer than %d bytes refused (raise --max-body)", maxLine))
 		} else if line = bytes.TrimSpace(line); len(line) > 0 {
-			msgs, msgErr := decodeLine(line)
+			msgs, msgErr := wire.DecodeLine(line)
 			if msgErr == nil && line[0] == '[' {
 				msgErr = c.batches.add(msgs)
 			}
@@ -278,57 +278,6 @@ func drain(pending *inflight, sdkClosed <-chan struct{}, logger *slog.Logger) {
 		_, n = pending.wait()
 		logger.Warn("stdin closed; stopping with requests unanswered", "unanswered", n, "waited", StdioDrainGrace)
 	}
-}
-
-// readLine reads up to and without the next newline. A line longer than
-// max is read to its end and dropped, so memory stays bounded by max.
-func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if !tooLong {
-			if len(line)+len(chunk) > max+1 { // +1: the newline itself
-				tooLong, line = true, nil
-			} else {
-				line = append(line, chunk...)
-			}
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		return bytes.TrimSuffix(line, []byte("\n")), tooLong, err
-	}
-}
-
-// decodeLine accepts one JSON-RPC message or a batch of them, as the SDK
-// would decode them (wire.DecodeMessage: the SDK's checks, a tenth of its
-// cost).
-func decodeLine(line []byte) ([]jsonrpc.Message, error) {
-	if line[0] == '[' {
-		var batch []json.RawMessage
-		if err := json.Unmarshal(line, &batch); err != nil {
-			return nil, fmt.Errorf("not JSON: %v", err)
-		}
-		if len(batch) == 0 {
-			return nil, errors.New("empty batch")
-		}
-		msgs := make([]jsonrpc.Message, 0, len(batch))
-		for _, raw := range batch {
-			m, err := wire.DecodeMessage(raw)
-			if err != nil {
-				return nil, err
-			}
-			msgs = append(msgs, m)
-		}
-		return msgs, nil
-	}
-	m, err := wire.DecodeMessage(line)
-	if err != nil {
-		if !json.Valid(line) {
-			return nil, errors.New("not JSON: each line must be one JSON-RPC message")
-		}
-		return nil, err
-	}
-	return []jsonrpc.Message{m}, nil
 }
 
 func writeError(w io.Writer, code int, msg string) {
