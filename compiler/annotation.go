@@ -597,8 +597,8 @@ func (c *compilation) resolveEdges(r *resolver, b *stepBuild) {
 		if !found {
 			continue
 		}
-		edge.Bound, edge.Note = bd.rounds, bd.note
-		edge.BoundRange = c.btRange(&pe.bt, bd.start, bd.end)
+		edge.Bound = &Bound{Rounds: bd.rounds, Range: c.btRange(&pe.bt, bd.start, bd.end)}
+		edge.Note = bd.note
 		if bd.then.word == "" {
 			continue
 		}
@@ -606,8 +606,8 @@ func (c *compilation) resolveEdges(r *resolver, b *stepBuild) {
 		if !ok {
 			then = bd.then.word // graph.Check reports it, as above
 		}
-		edge.Then = then
-		edge.ThenRange = c.btRange(&pe.bt, bd.then.start, bd.then.end)
+		edge.Bound.Then = then
+		edge.Bound.ThenRange = c.btRange(&pe.bt, bd.then.start, bd.then.end)
 	}
 }
 

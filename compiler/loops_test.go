@@ -62,8 +62,8 @@ func TestLoopAnnotations(t *testing.T) {
 				if strings.HasPrefix(tt.bullet, "on success") {
 					e = s.Step("3").Success
 				}
-				if e.Target != want || e.Bound != bound || e.Then != then || e.Note != note {
-					t.Errorf("strict %v: edge %q bound %d then %q note %q; want %q %d %q %q", strict, e.Target, e.Bound, e.Then, e.Note, want, bound, then, note)
+				if e.Target != want || e.Rounds() != bound || e.Then() != then || e.Note != note {
+					t.Errorf("strict %v: edge %q bound %d then %q note %q; want %q %d %q %q", strict, e.Target, e.Rounds(), e.Then(), e.Note, want, bound, then, note)
 				}
 				ts := s.Template().Steps[2]
 				if ts.FailureBound != bound || ts.FailureThen != then {
@@ -81,8 +81,8 @@ func TestLoopAnnotationUnknownThen(t *testing.T) {
 		t.Fatalf("the compiler reads syntax only: %v", diags)
 	}
 	e := s.Step("2").Failure
-	if e.Then != "9" || e.ThenRange.Start.Line != 5 || src[e.ThenRange.Start.Byte:e.ThenRange.End.Byte] != "9" {
-		t.Fatalf("then %q at %+v", e.Then, e.ThenRange)
+	if e.Then() != "9" || e.Bound.ThenRange.Start.Line != 5 || src[e.Bound.ThenRange.Start.Byte:e.Bound.ThenRange.End.Byte] != "9" {
+		t.Fatalf("then %q at %+v", e.Then(), e.Bound)
 	}
 	var got []string
 	for _, p := range graph.Check(s.Template(), graph.DefaultLimits()) {

@@ -63,7 +63,10 @@ func (c *compilation) inferProseEdges(opts Options) {
 					edge.Target = next
 				}
 				if e.Back { // FORMAT 6.5: a loop, with the bound its prose writes
-					edge.Bound, edge.Then = e.Bound, e.Then
+					edge.Bound = nil
+					if e.Bound > 0 || e.Then != "" {
+						edge.Bound = &Bound{Rounds: e.Bound, Then: e.Then}
+					}
 				}
 			}
 		}

@@ -303,15 +303,39 @@ type Edge struct {
 	// From says how a version 2 reading found the edge: empty for an
 	// annotation or a v1 default, "prose" for FORMAT 6.4.
 	From string
-	// Bound is how many times the edge may be taken when it loops
-	// (FORMAT 6.5: "at most 3 times"), 0 when none is written; Then is
-	// where it leads once the bound is used up ("then 6"), "" for fail.
-	// BoundRange is where the bound was written, ThenRange where its then
-	// target was.
-	Bound      int
-	Then       string
-	BoundRange Range
-	ThenRange  Range
+	// Bound is the loop's bound when one is written (FORMAT 6.5: "at
+	// most 3 times"), else nil. A pointer: few edges have one, and inline
+	// its fields would be a fifth of every step's size.
+	Bound *Bound
+}
+
+// Bound is how many times a looping edge may be taken.
+type Bound struct {
+	// Rounds is the number written ("at most 3 times"); Then is where the
+	// edge leads once the bound is used up ("then 6"), "" for fail.
+	Rounds int
+	Then   string
+	// Range is where the bound was written, ThenRange where its then
+	// target was; both are zero for a bound read from prose.
+	Range     Range
+	ThenRange Range
+}
+
+// Rounds is the edge's bound, 0 when none is written.
+func (e *Edge) Rounds() int {
+	if e.Bound == nil {
+		return 0
+	}
+	return e.Bound.Rounds
+}
+
+// Then is where the edge leads once its bound is used up: "" for fail,
+// or when it has no bound.
+func (e *Edge) Then() string {
+	if e.Bound == nil {
+		return ""
+	}
+	return e.Bound.Then
 }
 
 // SubList is a numbered list inside a step: where it is, and the numbers

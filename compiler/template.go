@@ -42,10 +42,10 @@ func (s *Skill) Template() *graph.Template {
 			GoalFrom:         st.GoalFrom,
 			SuccessFrom:      st.Success.From,
 			FailureFrom:      st.Failure.From,
-			SuccessBound:     st.Success.Bound,
-			SuccessThen:      st.Success.Then,
-			FailureBound:     st.Failure.Bound,
-			FailureThen:      st.Failure.Then,
+			SuccessBound:     st.Success.Rounds(),
+			SuccessThen:      st.Success.Then(),
+			FailureBound:     st.Failure.Rounds(),
+			FailureThen:      st.Failure.Then(),
 			WaitFor:          st.WaitFor,
 		})
 	}

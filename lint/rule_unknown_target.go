@@ -45,8 +45,8 @@ func runUnknownTarget(p *Pass) {
 				e = st.Failure
 			}
 			target, tr := e.Target, e.TargetRange
-			if known(p.Skill, target) && e.Then != "" {
-				target, tr = e.Then, e.ThenRange // the bound's then target is the one
+			if known(p.Skill, target) && e.Then() != "" {
+				target, tr = e.Bound.Then, e.Bound.ThenRange // the bound's then target is the one
 			}
 			if !tr.IsZero() {
 				r = tr

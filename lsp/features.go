@@ -536,12 +536,12 @@ func (d *document) renameEdits(st *compiler.Step, newID string) ([]compiler.Edit
 			edits = append(edits, compiler.Edit{Range: e.TargetRange, NewText: to})
 		}
 		for _, e := range []compiler.Edge{other.Success, other.Failure} {
-			if e.Then != st.ID || e.BoundRange.IsZero() {
+			if e.Then() != st.ID || e.Bound.Range.IsZero() {
 				continue
 			}
 			// "(at most 3 times, then 6)": the target after "then".
-			b := e.BoundRange.Start.Byte
-			if m := thenTarget.FindStringSubmatchIndex(src[b:e.BoundRange.End.Byte]); m != nil {
+			b := e.Bound.Range.Start.Byte
+			if m := thenTarget.FindStringSubmatchIndex(src[b:e.Bound.Range.End.Byte]); m != nil {
 				edits = append(edits, compiler.Edit{Range: d.byteRange(b+m[2], b+m[3]), NewText: newID})
 			}
 		}
