@@ -427,7 +427,10 @@ func readOps(s string) ([]xdotOp, error) {
 			if n, err = r.int(); err == nil && (n < 1 || n > len(r.s)) {
 				err = fmt.Errorf("%d points", n)
 			}
-			op.Points = make([][2]float64, 0, max(0, n))
+			if err != nil {
+				break // no slice sized by a count that was refused
+			}
+			op.Points = make([][2]float64, 0, n)
 			for k := 0; k < n && err == nil; k++ {
 				var x, y float64
 				if x, err = r.num(); err == nil {
