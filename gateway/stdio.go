@@ -48,7 +48,7 @@ func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	if err := t.cmd.Start(); err != nil {
 		return nil, err
 	}
-	c := &stdioConn{cmd: t.cmd, stdin: stdin, terminate: t.terminate, incoming: make(chan jsonrpc.Message), closed: make(chan struct{})}
+	c := &stdioConn{cmd: t.cmd, stdin: stdin, terminate: t.terminate, in: wire.NewInbox()}
 	go c.read(stdout)
 	return c, nil
 }
@@ -62,13 +62,11 @@ type stdioConn struct {
 	writeMu sync.Mutex
 	stdin   io.WriteCloser
 
-	// incoming carries the messages read, in order; it is closed, after
-	// readErr is set, when stdout ends or sends what is not a message.
-	incoming chan jsonrpc.Message
-	readErr  error
+	// in carries the messages read, in order, to Read; it ends when
+	// stdout ends or sends what is not a message.
+	in *wire.Inbox
 
 	closeOnce sync.Once
-	closed    chan struct{}
 	closeErr  error
 }
 
@@ -85,34 +83,19 @@ func (c *stdioConn) read(stdout io.Reader) {
 			}
 		}
 		for _, m := range msgs {
-			select {
-			case c.incoming <- m:
-			case <-c.closed:
-				return
+			if !c.in.Put(m) {
+				return // closed
 			}
 		}
 		if err != nil {
-			c.readErr = err
-			close(c.incoming)
+			c.in.End(err)
 			return
 		}
 	}
 }
 
 // Read implements mcp.Connection.
-func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case m, ok := <-c.incoming:
-		if !ok {
-			return nil, c.readErr
-		}
-		return m, nil
-	case <-c.closed:
-		return nil, io.EOF
-	}
-}
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) { return c.in.Read(ctx) }
 
 // Write implements mcp.Connection: one message, one line.
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -134,7 +117,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // within terminate (the spec's shutdown for stdio, as the SDK does it).
 func (c *stdioConn) Close() error {
 	c.closeOnce.Do(func() {
-		close(c.closed)
+		c.in.Close()
 		c.closeErr = c.stop()
 	})
 	return c.closeErr

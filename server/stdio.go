@@ -58,11 +58,10 @@ type stdioTransport struct {
 // Connect implements mcp.Transport: it starts reading r.
 func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	c := &stdioConn{
-		out:      &lockedWriter{w: t.w},
-		pending:  newInflight(),
-		logger:   t.logger,
-		incoming: make(chan jsonrpc.Message),
-		closed:   make(chan struct{}),
+		out:     &lockedWriter{w: t.w},
+		pending: newInflight(),
+		logger:  t.logger,
+		in:      wire.NewInbox(),
 	}
 	go c.readLines(t.r, t.maxLine)
 	return c, nil
@@ -80,31 +79,15 @@ type stdioConn struct {
 	pending *inflight
 	logger  *slog.Logger
 
-	// incoming carries the messages read, in order; it is closed at the
-	// end of input, after readErr is set.
-	incoming chan jsonrpc.Message
-	readErr  error
-
-	closeOnce sync.Once
-	closed    chan struct{}
+	// in carries the messages read, in order, to Read; it ends at the end
+	// of input.
+	in *wire.Inbox
 
 	batches batches
 }
 
 // Read implements mcp.Connection.
-func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case m, ok := <-c.incoming:
-		if !ok {
-			return nil, c.readErr
-		}
-		return m, nil
-	case <-c.closed:
-		return nil, io.EOF
-	}
-}
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) { return c.in.Read(ctx) }
 
 // Write implements mcp.Connection: one message per line, except the
 // answers to a batch, which go out together as one array once all are in.
@@ -143,7 +126,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // process's stdin and stdout, and the reading goroutine ends at the end of
 // input or at the next line.
 func (c *stdioConn) Close() error {
-	c.closeOnce.Do(func() { close(c.closed) })
+	c.in.Close()
 	return nil
 }
 
@@ -243,9 +226,7 @@ func (c *stdioConn) readLines(r io.Reader, maxLine int) {
 					}
 				}
 				for _, m := range msgs {
-					select {
-					case c.incoming <- m:
-					case <-c.closed:
+					if !c.in.Put(m) {
 						return // the session is over
 					}
 				}
@@ -253,10 +234,9 @@ func (c *stdioConn) readLines(r io.Reader, maxLine int) {
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				drain(c.pending, c.closed, c.logger)
+				drain(c.pending, c.in.Closed(), c.logger)
 			}
-			c.readErr = err
-			close(c.incoming)
+			c.in.End(err)
 			return
 		}
 	}
