@@ -1,5 +1,6 @@
-// Package wire decodes JSON-RPC messages for skillc's own MCP stdio
-// connections (the server's stdin, the gateway's stdio upstreams).
+// Package wire is what skillc's own MCP stdio connections (the server's
+// stdin, the gateway's stdio upstreams) share: reading a line, decoding it
+// into JSON-RPC messages, and handing them to the SDK's Read.
 package wire
 
 import (
