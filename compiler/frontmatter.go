@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"gopkg.in/yaml.v3"
@@ -130,13 +131,13 @@ func (c *compilation) parseFrontmatter() int {
 	return bodyStart
 }
 
-var yamlLineErr = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineErr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // reportYAMLError places a yaml.v3 error on its line of the file.
 func (c *compilation) reportYAMLError(err error) {
 	msg := err.Error()
 	line := 2
-	if m := yamlLineErr.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineErr().FindStringSubmatch(msg); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil {
 			line = n + 1 // the YAML starts on the file's second line
 		}

@@ -43,10 +43,10 @@ var stepKeywords = []string{"step", "phase", "stage", "part", "gate"}
 func (c *compilation) readStepHeading(text string) (stepHeading, bool) {
 	h := stepHeading{text: text, number: -1}
 	if !c.infer {
-		if !mayBeStepHeading(text) || !headingStep.MatchString(text) {
+		if !mayBeStepHeading(text) || !headingStep().MatchString(text) {
 			return h, false
 		}
-		m := headingStep.FindStringSubmatch(text)
+		m := headingStep().FindStringSubmatch(text)
 		h.keyword, h.written, h.title = "step", m[1], m[2]
 		if m[3] != "" {
 			h.keyword, h.written, h.title = "", m[3], m[4]
@@ -64,7 +64,7 @@ func (c *compilation) readStepHeading(text string) (stepHeading, bool) {
 		// "## 1. Invariants": a numbered section, not a step.
 		return h, false
 	}
-	h.v2 = !mayBeStepHeading(text) || !headingStep.MatchString(text)
+	h.v2 = !mayBeStepHeading(text) || !headingStep().MatchString(text)
 	return h, true
 }
 

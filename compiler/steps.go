@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 
@@ -48,8 +49,11 @@ type pendingEdge struct {
 var stepsHeadings = map[string]bool{"steps": true, "workflow": true, "procedure": true, "process": true}
 
 // headingStep matches the text of a heading-form step: "Step 2: Title",
-// "Step 2. Title", "Step 2 - Title" or "2. Title".
-var headingStep = regexp.MustCompile(`(?i)^(?:step\s+([0-9]{1,9})(?:\s*(?::|\.|-|–|—)\s*(.*)|\s*)|([0-9]{1,9})\.\s+(.*))$`)
+// "Step 2. Title", "Step 2 - Title" or "2. Title". Compiled on first use,
+// like the package's other regexps: not in a process that compiles nothing.
+var headingStep = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:step\s+([0-9]{1,9})(?:\s*(?::|\.|-|–|—)\s*(.*)|\s*)|([0-9]{1,9})\.\s+(.*))$`)
+})
 
 // mayBeStepHeading is false for heading text headingStep cannot match:
 // it must start with a digit, or with "step" (any case) and white space,

@@ -6,7 +6,7 @@ import "testing"
 // not match.
 func TestMayBeStepHeading(t *testing.T) {
 	for _, s := range []string{"Step 1: a", "STEP 2", "step\t3 - x", "ſtep 4: x", "1. a", "12. b", "Steps", "Skill 0", "Notes", "", "Step", "Step:", "Stepping 1", "s", "Step 1", "St3p 1", "x Step 1"} {
-		if headingStep.MatchString(s) && !mayBeStepHeading(s) {
+		if headingStep().MatchString(s) && !mayBeStepHeading(s) {
 			t.Errorf("mayBeStepHeading(%q) = false, but headingStep matches", s)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/skillc/skillc/compiler"
 )
@@ -39,11 +40,11 @@ const (
 // same reason.
 type findingKey struct{ rule, summary string }
 
-var lineNumber = regexp.MustCompile(`\bline [0-9]+`)
+var lineNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bline [0-9]+`) })
 
 func keyOf(rule, summary string) findingKey {
 	if strings.Contains(summary, "line ") {
-		summary = lineNumber.ReplaceAllString(summary, "line N")
+		summary = lineNumber().ReplaceAllString(summary, "line N")
 	}
 	return findingKey{rule, summary}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/skillc/skillc/compiler"
 )
@@ -40,7 +41,7 @@ Good:
 
 // urlScheme matches a destination that starts with a URL scheme (RFC 3986:
 // a letter, then letters, digits, +, - or .) and so names no local file.
-var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+var urlScheme = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`) })
 
 func runBrokenLink(p *Pass) {
 	s := p.Skill
@@ -123,7 +124,7 @@ func firstMissing(dir, rel string) (path string, isDir, found bool) {
 func localPath(dest string) (string, bool) {
 	switch {
 	case dest == "", strings.HasPrefix(dest, "#"), strings.HasPrefix(dest, "/"), strings.HasPrefix(dest, `\`),
-		urlScheme.MatchString(dest),
+		urlScheme().MatchString(dest),
 		strings.Contains(dest, "{{"), strings.Contains(dest, "{%"), strings.Contains(dest, "${"):
 		return "", false
 	}

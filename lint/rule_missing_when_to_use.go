@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/skillc/skillc/compiler"
 )
@@ -45,10 +46,19 @@ Good:
 	Run: runMissingWhenToUse,
 }
 
+// The rule's regexps are compiled on first use, as are the other packages'
+// own: package-level state is built in every process, and most commands
+// (version, plan, serve) lint nothing.
 var (
-	whenInDescription = regexp.MustCompile(`(?i)\b(when|whenever|if|before|after|once)\b|\buse[sd]?\s+(it\s+|this\s+|this skill\s+)?(for|to)\b`)
-	whenHeading       = regexp.MustCompile(`(?i)^\s{0,3}#{1,6}\s.*\b(when|use cases?|triggers?)\b`)
-	whenSentence      = regexp.MustCompile(`(?i)\b(use|invoke|apply|load)\s+(it|this|this skill|the skill|me)?\s*(when|whenever|if|for)\b|(^|[.!?:]\s+|\*\*)(when|whenever|if)\s+(the\s+|a\s+|an\s+)?(user|you|customer|someone|agent|asked)\b|(^|[.!?]\s+)to\s+[^.!?]{1,160},\s*use\s+(it|this|this skill|the skill)\b`)
+	whenInDescription = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(when|whenever|if|before|after|once)\b|\buse[sd]?\s+(it\s+|this\s+|this skill\s+)?(for|to)\b`)
+	})
+	whenHeading = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s{0,3}#{1,6}\s.*\b(when|use cases?|triggers?)\b`)
+	})
+	whenSentence = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(use|invoke|apply|load)\s+(it|this|this skill|the skill|me)?\s*(when|whenever|if|for)\b|(^|[.!?:]\s+|\*\*)(when|whenever|if)\s+(the\s+|a\s+|an\s+)?(user|you|customer|someone|agent|asked)\b|(^|[.!?]\s+)to\s+[^.!?]{1,160},\s*use\s+(it|this|this skill|the skill)\b`)
+	})
 )
 
 func runMissingWhenToUse(p *Pass) {
@@ -56,7 +66,7 @@ func runMissingWhenToUse(p *Pass) {
 	if s.Frontmatter != nil && s.Frontmatter.Document {
 		return // a docs site's page, not a skill: its description is the site's
 	}
-	if hasConditionWord(s.Description) || whenInDescription.MatchString(s.Description) {
+	if hasConditionWord(s.Description) || whenInDescription().MatchString(s.Description) {
 		return
 	}
 	if s.Frontmatter != nil && strings.TrimSpace(s.Description) == "" {
@@ -71,7 +81,7 @@ func runMissingWhenToUse(p *Pass) {
 	src := s.Source
 	for _, sp := range proseSpans(src, bodyStart(p), len(src)) {
 		line := src[sp[0]:sp[1]]
-		if whenHeading.Match(line) || whenSentence.Match(line) {
+		if whenHeading().Match(line) || whenSentence().Match(line) {
 			return
 		}
 	}

@@ -27,7 +27,7 @@ import (
 // "3. Clarify?" silences its goal, its annotations and its detail alike.
 // Inside an ordered list, indent the comment under the previous item (a
 // comment at column 1 ends the list in CommonMark).
-var suppressRe = regexp.MustCompile(`<!--\s*skillc-disable(-file)?\b([^>]*?)-->`)
+var suppressRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<!--\s*skillc-disable(-file)?\b([^>]*?)-->`) })
 
 // suppressions is a file's suppression comments, indexed so that
 // checking a finding is a map lookup: the cost of a file stays linear
@@ -79,7 +79,7 @@ func parseSuppressions(sk *compiler.Skill, li *compiler.Lines, report func(compi
 	scopes := map[[2]int]*ruleSet{}
 	for _, sp := range htmlSpans(sk) {
 		text := src[sp[0]:sp[1]]
-		for _, m := range suppressRe.FindAllSubmatchIndex(text, -1) {
+		for _, m := range suppressRe().FindAllSubmatchIndex(text, -1) {
 			set := ruleSet{rules: map[string]bool{}}
 			list := string(text[m[4]:m[5]])
 			off := sp[0] + m[4]

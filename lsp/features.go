@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -340,11 +341,14 @@ func (s *Server) symbols(uri string) []protocol.DocumentSymbol {
 
 // The completion contexts, read from the line up to the cursor: an edge's
 // value (step IDs), a tools value or allowed-tools (tool names), and a
-// bullet's key (edge and tools keys).
+// bullet's key (edge and tools keys). The regexps are compiled on first
+// use, not in every process that links the language server.
 var (
-	bulletValue = regexp.MustCompile(`^\s*[-*+]\s+([A-Za-z][A-Za-z ]*?)\s*(?:\([^)]*\))?\s*(?::|->|→|=>)\s*(.*)$`)
-	bulletKey   = regexp.MustCompile(`^(\s*[-*+]\s+)([A-Za-z][A-Za-z ]*)?$`)
-	allowedLine = regexp.MustCompile(`^allowed-tools:\s*(.*)$`)
+	bulletValue = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*[-*+]\s+([A-Za-z][A-Za-z ]*?)\s*(?:\([^)]*\))?\s*(?::|->|→|=>)\s*(.*)$`)
+	})
+	bulletKey   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*[-*+]\s+)([A-Za-z][A-Za-z ]*)?$`) })
+	allowedLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^allowed-tools:\s*(.*)$`) })
 	toolKeys    = map[string]bool{"tools": true, "tool": true, "use": true, "uses": true}
 	// edgeKeys are FORMAT's keys of the success and failure edges.
 	edgeKeys = []string{"on success", "success", "ok", "pass", "yes", "if yes", "then",
@@ -371,13 +375,13 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	word := doc.text.rangeOfBytes(lineStart+w, off)
 	inFM := doc.skill.Frontmatter != nil && within(doc.skill.Frontmatter.Range, off)
 
-	if m := allowedLine.FindStringSubmatch(before); inFM && m != nil {
+	if m := allowedLine().FindStringSubmatch(before); inFM && m != nil {
 		return doc.toolItems(word), nil
 	}
 	if inFM {
 		return items, nil
 	}
-	if m := bulletValue.FindStringSubmatch(before); m != nil {
+	if m := bulletValue().FindStringSubmatch(before); m != nil {
 		key := strings.ToLower(m[1])
 		switch {
 		case toolKeys[key]:
@@ -387,7 +391,7 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		}
 		return items, nil
 	}
-	if m := bulletKey.FindStringSubmatch(before); m != nil && doc.inStep(off) {
+	if m := bulletKey().FindStringSubmatch(before); m != nil && doc.inStep(off) {
 		keyRange := doc.text.rangeOfBytes(lineStart+len(m[1]), off)
 		kind := protocol.CompletionItemKindKeyword
 		for _, k := range keysOffered {
@@ -541,7 +545,7 @@ func (d *document) renameEdits(st *compiler.Step, newID string) ([]compiler.Edit
 			}
 			// "(at most 3 times, then 6)": the target after "then".
 			b := e.Bound.Range.Start.Byte
-			if m := thenTarget.FindStringSubmatchIndex(src[b:e.Bound.Range.End.Byte]); m != nil {
+			if m := thenTarget().FindStringSubmatchIndex(src[b:e.Bound.Range.End.Byte]); m != nil {
 				edits = append(edits, compiler.Edit{Range: d.byteRange(b+m[2], b+m[3]), NewText: newID})
 			}
 		}
@@ -549,7 +553,9 @@ func (d *document) renameEdits(st *compiler.Step, newID string) ([]compiler.Edit
 	return edits, nil
 }
 
-var thenTarget = regexp.MustCompile(`(?i)\bthen\s+(?:go to\s+|step\s+)?#?([A-Za-z0-9_.-]+)`)
+var thenTarget = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\bthen\s+(?:go to\s+|step\s+)?#?([A-Za-z0-9_.-]+)`)
+})
 
 // byteRange is a skillc range of bytes [start, end), with byte offsets
 // only: what workspaceEdit converts.

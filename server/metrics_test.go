@@ -221,3 +221,58 @@ func TestMetricsPanic(t *testing.T) {
 		t.Errorf("a panic: error %v, refused %v", m[`skillc_tool_calls_total{outcome="error",tool="view_plan"}`], m[`skillc_tool_calls_total{outcome="refused",tool="view_plan"}`])
 	}
 }
+
+// TestMetricsText: the text format's shape, which the server writes around
+// the library's samples: each skillc family has one HELP and one TYPE line,
+// before its samples and with them together, and no series is written twice.
+func TestMetricsText(t *testing.T) {
+	s := newEnv(t, nil).server("alice", "chat-1")
+	side := httptest.NewServer(s.MetricsHandler())
+	t.Cleanup(side.Close)
+	resp, err := http.Get(side.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	help, typ, seen := map[string]int{}, map[string]string{}, map[string]bool{}
+	family := "" // the family of the last TYPE line
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		f := strings.Fields(line)
+		switch {
+		case strings.HasPrefix(line, "# HELP "):
+			help[f[2]]++
+			if len(f) < 4 && strings.HasPrefix(f[2], "skillc_") {
+				t.Errorf("%s: no help text", f[2])
+			}
+		case strings.HasPrefix(line, "# TYPE "):
+			if _, ok := typ[f[2]]; ok {
+				t.Errorf("%s: a second TYPE line", f[2])
+			}
+			typ[f[2]], family = f[3], f[2]
+		case strings.HasPrefix(line, "skillc_"):
+			name := line[:strings.IndexAny(line, "{ ")]
+			if name != family && strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(name, "_bucket"), "_sum"), "_count") != family {
+				t.Errorf("%q: not under its family's TYPE line (the last was %q)", line, family)
+			}
+			series := line[:strings.LastIndexByte(line, ' ')]
+			if seen[series] {
+				t.Errorf("%s: written twice", series)
+			}
+			seen[series] = true
+		}
+	}
+	for _, f := range []string{"skillc_tool_calls_total", "skillc_tool_call_duration_seconds", "skillc_store_operation_duration_seconds",
+		"skillc_store_conflicts_total", "skillc_store_errors_total", "skillc_plans_created_total", "skillc_plans_closed_total"} {
+		if help[f] != 1 || typ[f] == "" {
+			t.Errorf("%s: %d HELP lines, TYPE %q", f, help[f], typ[f])
+		}
+	}
+	if typ["skillc_tool_call_duration_seconds"] != "histogram" || typ["skillc_tool_calls_total"] != "counter" {
+		t.Errorf("types: %v", typ)
+	}
+	if !seen[`skillc_tool_call_duration_seconds_bucket{tool="view_plan",le="+Inf"}`] {
+		t.Errorf("no +Inf bucket of view_plan's latency")
+	}
+}

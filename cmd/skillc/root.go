@@ -55,9 +55,32 @@ func usageError(format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
 }
 
-// newRootCmd builds the command tree. Each command is built by its own
+// commands are the subcommands by name. Each is built by its own
 // NewCmdX(io, runF) so tests can parse flags without running anything.
-func newRootCmd(io *IOStreams) *cobra.Command {
+var commands = []struct {
+	name string
+	new  func(*IOStreams) *cobra.Command
+}{
+	{"init", func(io *IOStreams) *cobra.Command { return NewCmdInit(io, nil) }},
+	{"compile", func(io *IOStreams) *cobra.Command { return NewCmdCompile(io, nil) }},
+	{"schema", func(io *IOStreams) *cobra.Command { return NewCmdSchema(io, nil) }},
+	{"lint", func(io *IOStreams) *cobra.Command { return NewCmdLint(io, nil) }},
+	{"rules", func(io *IOStreams) *cobra.Command { return NewCmdRules(io, nil) }},
+	{"explain", func(io *IOStreams) *cobra.Command { return NewCmdExplain(io, nil) }},
+	{"graph", func(io *IOStreams) *cobra.Command { return NewCmdGraph(io, nil) }},
+	{"plan", func(io *IOStreams) *cobra.Command { return NewCmdPlan(io, nil) }},
+	{"serve", func(io *IOStreams) *cobra.Command { return NewCmdServe(io, nil) }},
+	{"lsp", func(io *IOStreams) *cobra.Command { return NewCmdLSP(io, nil) }},
+	{"version", NewCmdVersion},
+}
+
+// newRootCmd builds the command tree for a command line whose first
+// argument is first. When first names a command, only that command is
+// built: a run uses one, and building the others (their flags above all)
+// was a tenth of `skillc version`'s own CPU time. Anything else (help,
+// --version, completion, a mistyped name that cobra suggests a command
+// for) gets the whole tree.
+func newRootCmd(io *IOStreams, first string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "skillc",
 		Short: "Compile, lint, render and run workflow skills",
@@ -73,23 +96,25 @@ an agent can follow and a machine can check.`,
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetIn(io.In)
-	root.AddCommand(
-		NewCmdInit(io, nil),
-		NewCmdCompile(io, nil),
-		NewCmdSchema(io, nil),
-		NewCmdLint(io, nil), NewCmdRules(io, nil), NewCmdExplain(io, nil),
-		NewCmdGraph(io, nil),
-		NewCmdPlan(io, nil),
-		NewCmdServe(io, nil),
-		NewCmdLSP(io, nil),
-		NewCmdVersion(io),
-	)
+	for _, c := range commands {
+		if c.name == first {
+			root.AddCommand(c.new(io))
+			return root
+		}
+	}
+	for _, c := range commands {
+		root.AddCommand(c.new(io))
+	}
 	return root
 }
 
 // run executes the command line and returns the process exit code.
 func run(args []string, io *IOStreams) int {
-	root := newRootCmd(io)
+	first := ""
+	if len(args) > 0 {
+		first = args[0]
+	}
+	root := newRootCmd(io, first)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
@@ -11,7 +12,10 @@ import (
 // the module version recorded by `go install` is used.
 var version = ""
 
-func buildVersion() string {
+// buildVersion is read once: debug.ReadBuildInfo parses the whole module
+// list each time, and a command asks for the version two or three times
+// (the root command's --version, its template, `skillc version`).
+var buildVersion = sync.OnceValue(func() string {
 	if version != "" {
 		return version
 	}
@@ -19,7 +23,7 @@ func buildVersion() string {
 		return bi.Main.Version
 	}
 	return "(devel)"
-}
+})
 
 // versionText is what `skillc version` and `skillc --version` print.
 func versionText() string {
