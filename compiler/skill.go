@@ -266,7 +266,7 @@ type Loop struct {
 }
 
 // Line is the 1-based line the step starts on.
-func (s *Step) Line() int { return s.Range.Start.Line }
+func (s *Step) Line() int { return int(s.Range.Start.Line) }
 
 // ToolNames returns the names of the step's recommended tools.
 func (s *Step) ToolNames() []string {
