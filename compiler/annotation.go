@@ -495,7 +495,7 @@ func isWordByte(b byte) bool {
 
 // resolver finds the step or terminal a target names.
 type resolver struct {
-	ids     map[string]*Step
+	ids     map[string]int
 	numbers map[int]*stepBuild
 	builds  []*stepBuild
 }

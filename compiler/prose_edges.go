@@ -245,10 +245,13 @@ func ReadProse(s *Skill) []prose.Reading {
 		return s.prose // read once by Compile; the readings are not changed after
 	}
 	ids, ph, names := stepIDs(s), phases(s), stepNames(s)
-	index := make(map[string]int, len(ids))
-	for i, id := range ids {
-		if _, dup := index[id]; !dup {
-			index[id] = i
+	index := s.byID // Compile's; the readings leave it unchanged
+	if index == nil {
+		index = make(map[string]int, len(ids))
+		for i, id := range ids {
+			if _, dup := index[id]; !dup {
+				index[id] = i
+			}
 		}
 	}
 	out := make([]prose.Reading, len(s.Steps))

@@ -363,9 +363,9 @@ func (c *compilation) explicitID(b *stepBuild, start, end int) (int, int) {
 // an empty Target: graph.Template.Defaults fills them in the template.
 func (c *compilation) finish(builds []*stepBuild) {
 	s := c.skill
-	// The skill's own index of steps by ID is the resolver's too: one map
-	// per file fewer to build.
-	ids := make(map[string]*Step, len(builds))
+	// The skill's own index of steps by ID is the resolver's and the
+	// prose reader's too: one map per file, not three.
+	ids := make(map[string]int, len(builds))
 	numbers := make(map[int]*stepBuild, len(builds))
 	s.Steps = make([]*Step, 0, len(builds))
 	for _, b := range builds {
@@ -373,7 +373,7 @@ func (c *compilation) finish(builds []*stepBuild) {
 			b.st.ID = strconv.Itoa(len(s.Steps) + 1)
 		}
 		if _, dup := ids[b.st.ID]; !dup {
-			ids[b.st.ID] = b.st
+			ids[b.st.ID] = len(s.Steps)
 		}
 		if _, dup := numbers[b.number]; !dup && b.number >= 0 {
 			numbers[b.number] = b
