@@ -208,7 +208,7 @@ func (c *compilation) globalContinue() (bool, prose.Global) {
 	if from >= to || to > len(s.Source) {
 		return false, prose.Global{}
 	}
-	text := proseOnly(string(s.Source[from:to]), nil)
+	text := proseOnly(c.sourceText()[from:to], nil)
 	rd := prose.Read(text, prose.Context{Steps: stepIDs(s)})
 	if len(rd.Globals) == 0 {
 		return false, prose.Global{}
