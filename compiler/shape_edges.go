@@ -315,7 +315,7 @@ func (c *compilation) intro(i int) string {
 	if from < 0 || from >= to || to > len(s.Source) {
 		return ""
 	}
-	text := proseOnly(c.sourceText()[from:to], nil)
+	text := proseOnly(c.sourceText()[from:to], nil, nil)
 	cut := 0
 	if h := strings.LastIndex(text, "\n#"); h >= 0 {
 		if e := strings.IndexByte(text[h+1:], '\n'); e >= 0 {
@@ -359,7 +359,7 @@ func (c *compilation) stepText(st *Step) string {
 	if st.Range.IsZero() || from < 0 || from >= to {
 		return ""
 	}
-	return proseOnly(c.sourceText()[from:to], nil)
+	return proseOnly(c.sourceText()[from:to], nil, nil)
 }
 
 func (c *compilation) srcText(a, z int) string {
@@ -456,5 +456,5 @@ func (c *compilation) trailer(i int) (int, string) {
 	if h := strings.Index(rest, "\n#"); h >= 0 {
 		rest = rest[:h+1]
 	}
-	return from, proseOnly(rest, nil)
+	return from, proseOnly(rest, nil, nil)
 }
