@@ -239,11 +239,13 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 		return
 	}
 	// Edges keep pointers into Annotations, which must not move: the
-	// caller gives it room for every bullet.
+	// caller gives it room for every bullet, and for the bullets consumed.
 	if cap(b.st.Annotations) < bullets {
 		b.st.Annotations = make([]Annotation, 0, bullets)
 	}
-	b.consumed = make([]ast.Node, 0, bullets)
+	if cap(b.consumed) < bullets {
+		b.consumed = make([]ast.Node, 0, bullets)
+	}
 	for _, n := range b.blocks {
 		l, ok := n.(*ast.List)
 		if !ok || l.IsOrdered() {

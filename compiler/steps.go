@@ -384,17 +384,23 @@ func (c *compilation) finish(builds []*stepBuild) {
 	s.byID = ids
 	r := &resolver{ids: ids, numbers: numbers, builds: builds}
 	// Annotations of all steps share one backing array, each step taking
-	// a capped slice of it, so that reading them allocates once.
+	// a capped slice of it, so that reading them allocates once; so do the
+	// bullets each step's annotations consume.
 	total := 0
 	for _, b := range builds {
 		total += bulletCount(b)
 	}
 	slab := make([]Annotation, 0, total)
+	consumed := make([]ast.Node, 0, total)
 	for _, b := range builds {
 		k := bulletCount(b)
 		b.st.Annotations = slab[len(slab) : len(slab) : len(slab)+k]
+		b.consumed = consumed[len(consumed) : len(consumed) : len(consumed)+k]
 		c.readAnnotations(b)
 		slab = slab[:len(slab)+len(b.st.Annotations)]
+		// Each step keeps all k of its room: more bullets are consumed
+		// later (checkUnknownKeys), which must not reach the next step's.
+		consumed = consumed[:len(consumed)+k]
 	}
 	for _, b := range builds {
 		c.resolveEdges(r, b)
