@@ -43,7 +43,7 @@ type Skill struct {
 	// Invalid are the compiler's and the graph's errors as they found
 	// them, whatever the config says: a skill with any is no valid
 	// template, and a config that turns a rule off or down cannot make it
-	// one.
+	// one. Lint, which only reports findings, leaves it empty (judge).
 	Invalid compiler.Diagnostics
 
 	// loopRounds is the config's limits.loop-rounds: the bound Template
@@ -100,7 +100,8 @@ func (s *Skill) Template() *graph.Template {
 // on one skill, the finding says so and every other skill is still judged.
 //
 // A skill judged only to report its findings (report) is compiled without
-// its steps' details, which nothing then reads.
+// its steps' details and judged without Invalid, which nothing then reads:
+// lint.Errors' second pass of the graph and spec rules.
 func judge(file string, src []byte, opts lint.Options, report bool) (out *Skill) {
 	out = &Skill{File: file}
 	defer func() {
@@ -124,6 +125,10 @@ func judge(file string, src []byte, opts lint.Options, report bool) (out *Skill)
 	out.Skill = sk
 	if sk.Name != "" {
 		out.Name = sk.Name
+	}
+	if report {
+		out.Diags = lint.Check(sk, compiled, opts)
+		return out
 	}
 	out.Diags, out.Invalid = lint.Judge(sk, compiled, opts)
 	return out

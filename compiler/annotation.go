@@ -239,11 +239,13 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 		return
 	}
 	// Edges keep pointers into Annotations, which must not move: the
-	// caller gives it room for every bullet.
+	// caller gives it room for every bullet, and for the bullets consumed.
 	if cap(b.st.Annotations) < bullets {
 		b.st.Annotations = make([]Annotation, 0, bullets)
 	}
-	b.consumed = make([]ast.Node, 0, bullets)
+	if cap(b.consumed) < bullets {
+		b.consumed = make([]ast.Node, 0, bullets)
+	}
 	for _, n := range b.blocks {
 		l, ok := n.(*ast.List)
 		if !ok || l.IsOrdered() {
@@ -495,7 +497,7 @@ func isWordByte(b byte) bool {
 
 // resolver finds the step or terminal a target names.
 type resolver struct {
-	ids     map[string]*Step
+	ids     map[string]int
 	numbers map[int]*stepBuild
 	builds  []*stepBuild
 }

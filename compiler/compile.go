@@ -127,6 +127,8 @@ type compilation struct {
 	body    []byte
 	bodyOff int
 	bodyStr string // body as a string, made on first use
+	// textBuf is inlineText's buffer, reused from call to call.
+	textBuf []byte
 
 	// infer turns on FORMAT version 2's readings (section 6): off under
 	// Options.Strict, so that v1 inputs read exactly as v1 says.

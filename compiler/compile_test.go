@@ -45,7 +45,7 @@ func checkRanges(t testing.TB, src []byte, diags compiler.Diagnostics) {
 				i += size
 				col++
 			}
-			if line != p.Line || col != p.Column {
+			if line != int(p.Line) || col != int(p.Column) {
 				t.Errorf("%v: byte %d is %d:%d, not %d:%d", d, p.Byte, line, col, p.Line, p.Column)
 			}
 		}

@@ -9,10 +9,16 @@ import (
 // Pos is a position in a source file. Line and Column are 1-based; Column
 // counts Unicode code points (what an editor shows), Byte is the 0-based
 // byte offset into the file.
+//
+// Line and Column are int32: a compiled step holds a dozen ranges, and
+// two 4-byte fields instead of 8-byte ones make a Range 48 bytes, not 64
+// (a step 960 -> 832 bytes). Byte stays an int, as it indexes the source,
+// which may be larger than 2 GiB under --max-size -1; a line or column
+// past what an int32 holds is given as the largest it does (newPos).
 type Pos struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-	Byte   int `json:"byte"`
+	Line   int32 `json:"line"`
+	Column int32 `json:"column"`
+	Byte   int   `json:"byte"`
 }
 
 // Range is a span of source text. End is exclusive, as in hcl.Range.

@@ -235,14 +235,14 @@ func (c *compilation) readGoal(b *stepBuild, p ast.Node, skipS, skipE int) {
 	if lead, ok := p.FirstChild().(*ast.Emphasis); ok && lead.Level == 2 && lead.NextSibling() != nil {
 		w := textWriter{}
 		c.writeInline(&w, lead, skipS-c.bodyOff, skipE-c.bodyOff, false)
-		goal := strings.TrimRight(w.b.String(), " :")
+		goal := strings.TrimRight(w.String(), " :")
 		after := c.inlineFrom(lead.NextSibling(), skipS, skipE)
 		rest := strings.TrimLeft(after, " -–—:")
 		// A lead stands apart: it ends in punctuation ("**Check the
 		// ledger.**") or a separator follows it ("**Review** - ...").
 		// "**The SDK** for the project" is one sentence with a bold part.
 		apart := strings.HasSuffix(goal, ".") || strings.HasSuffix(goal, "?") || strings.HasSuffix(goal, "!") ||
-			strings.HasSuffix(w.b.String(), ":") || len(rest) < len(after) && (strings.HasPrefix(after, ":") ||
+			strings.HasSuffix(w.String(), ":") || len(rest) < len(after) && (strings.HasPrefix(after, ":") ||
 			strings.HasPrefix(strings.TrimLeft(after, " "), "- ") || strings.HasPrefix(strings.TrimLeft(after, " "), "– ") ||
 			strings.HasPrefix(strings.TrimLeft(after, " "), "— ") || strings.HasPrefix(strings.TrimLeft(after, " "), "-- "))
 		if goal != "" && rest != "" && apart {
@@ -313,7 +313,7 @@ func sentenceEnd(s string) int {
 func (c *compilation) inlineFrom(n ast.Node, skipStart, skipEnd int) string {
 	w := textWriter{}
 	c.writeInlineNodes(&w, n, skipStart-c.bodyOff, skipEnd-c.bodyOff, false)
-	return w.b.String()
+	return w.String()
 }
 
 // noTools are tools values that say the step needs none.

@@ -113,23 +113,37 @@ func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\
 // attribute) is left out. keepBreaks keeps line breaks as newlines;
 // otherwise all white space is collapsed to single spaces.
 func (c *compilation) inlineText(n ast.Node, skipStart, skipEnd int, keepBreaks bool) string {
-	w := textWriter{keepBreaks: keepBreaks}
-	if lines := n.Lines(); lines.Len() > 0 {
-		w.b.Grow(lines.At(lines.Len()-1).Stop - lines.At(0).Start)
-	}
+	w := textWriter{keepBreaks: keepBreaks, b: c.textBuf[:0]}
 	c.writeInline(&w, n, skipStart-c.bodyOff, skipEnd-c.bodyOff, false)
-	return w.b.String()
+	c.textBuf = w.b // the next call writes over it
+	if len(w.b) == 0 {
+		return ""
+	}
+	// Most headings and many goals read as they are written ("Steps",
+	// "List the records."): such a text is a slice of the body's string,
+	// not a copy of its own. Headings are read several times each as the
+	// procedure is looked for, so this spares most of the copies.
+	if lines := n.Lines(); lines.Len() > 0 {
+		from, to := lines.At(0).Start, lines.At(lines.Len()-1).Stop
+		if i := bytes.Index(c.body[from:to], w.b); i >= 0 {
+			return c.bodyString(from+i, from+i+len(w.b))
+		}
+	}
+	return string(w.b)
 }
 
 // textWriter collapses white space as it writes: runs of spaces become one
 // space, line breaks become one newline (keepBreaks) or a space, and
 // nothing is left at either end.
 type textWriter struct {
-	b          strings.Builder
+	b          []byte
 	keepBreaks bool
 	space      bool // a space is pending
 	newline    bool // a newline is pending
 }
+
+// String is the text written.
+func (w *textWriter) String() string { return string(w.b) }
 
 func (w *textWriter) write(v []byte) {
 	for len(v) > 0 {
@@ -141,15 +155,15 @@ func (w *textWriter) write(v []byte) {
 			i++
 		}
 		if i > 0 {
-			if w.b.Len() > 0 {
+			if len(w.b) > 0 {
 				if w.newline {
-					w.b.WriteByte('\n')
+					w.b = append(w.b, '\n')
 				} else if w.space {
-					w.b.WriteByte(' ')
+					w.b = append(w.b, ' ')
 				}
 			}
 			w.space, w.newline = false, false
-			w.b.Write(v[:i])
+			w.b = append(w.b, v[:i]...)
 			v = v[i:]
 			continue
 		}

@@ -3,6 +3,7 @@ package compiler
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"unicode/utf8"
 )
 
@@ -113,7 +114,7 @@ func (x *lineIndex) posAt(c *cursor, off int) Pos {
 	}
 	start, col := x.starts[line], 1
 	if off <= x.ascii {
-		return Pos{Line: line + 1, Column: off - start + 1, Byte: off + x.base}
+		return newPos(line+1, off-start+1, off+x.base)
 	}
 	if c.off >= start && c.off <= off {
 		start, col = c.off, c.col
@@ -124,7 +125,7 @@ func (x *lineIndex) posAt(c *cursor, off int) Pos {
 	if off == len(x.src) || utf8.RuneStart(x.src[off]) {
 		c.off, c.col = off, col
 	}
-	return Pos{Line: line + 1, Column: col, Byte: off + x.base}
+	return newPos(line+1, col, off+x.base)
 }
 
 // rng is the range [start, end) of src.
@@ -139,7 +140,7 @@ func (x *lineIndex) rng(start, end int) Range {
 	if line := x.at.line; end <= x.ascii && (line+1 == len(x.starts) || end < x.starts[line+1]) {
 		end = max(end, from.Byte-x.base) // start was clamped into src
 		return Range{Filename: x.filename, Start: from,
-			End: Pos{Line: from.Line, Column: from.Column + end - (from.Byte - x.base), Byte: end + x.base}}
+			End: Pos{Line: from.Line, Column: narrow(int(from.Column) + end - (from.Byte - x.base)), Byte: end + x.base}}
 	}
 	return Range{Filename: x.filename, Start: from, End: x.posAt(&x.to, end)}
 }
@@ -214,3 +215,15 @@ func (l *Lines) Bounds(n int) (start, end int) {
 // OffsetAt is the byte offset of 1-based line and column (in code points),
 // clamped to the line.
 func (l *Lines) OffsetAt(line, col int) int { return l.x.offsetAt(line, col) + l.x.base }
+
+// newPos is the position at line and column (1-based) and byte offset b.
+func newPos(line, column, b int) Pos {
+	return Pos{Line: narrow(line), Column: narrow(column), Byte: b}
+}
+
+// narrow is n as an int32, the largest one for an n past it: only a file
+// of more than 2 GiB has such a line or column, and a position that says
+// "far along" beats one that wraps round to a negative number.
+func narrow(n int) int32 {
+	return int32(min(n, math.MaxInt32))
+}

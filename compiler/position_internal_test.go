@@ -30,7 +30,7 @@ func testLineIndexColumns(t *testing.T, src []byte) {
 				line, start = line+1, i+1
 			}
 		}
-		return Pos{Line: line, Column: utf8.RuneCount(src[start:off]) + 1, Byte: off}
+		return Pos{Line: int32(line), Column: int32(utf8.RuneCount(src[start:off]) + 1), Byte: off}
 	}
 	orders := map[string][]int{}
 	var fwd, back []int

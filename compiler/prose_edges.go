@@ -208,7 +208,7 @@ func (c *compilation) globalContinue() (bool, prose.Global) {
 	if from >= to || to > len(s.Source) {
 		return false, prose.Global{}
 	}
-	text := proseOnly(string(s.Source[from:to]), nil)
+	text := proseOnly(c.sourceText()[from:to], nil, nil)
 	rd := prose.Read(text, prose.Context{Steps: stepIDs(s)})
 	if len(rd.Globals) == 0 {
 		return false, prose.Global{}
@@ -245,14 +245,18 @@ func ReadProse(s *Skill) []prose.Reading {
 		return s.prose // read once by Compile; the readings are not changed after
 	}
 	ids, ph, names := stepIDs(s), phases(s), stepNames(s)
-	index := make(map[string]int, len(ids))
-	for i, id := range ids {
-		if _, dup := index[id]; !dup {
-			index[id] = i
+	index := s.byID // Compile's; the readings leave it unchanged
+	if index == nil {
+		index = make(map[string]int, len(ids))
+		for i, id := range ids {
+			if _, dup := index[id]; !dup {
+				index[id] = i
+			}
 		}
 	}
 	out := make([]prose.Reading, len(s.Steps))
 	var buf prose.Buffer
+	var scratch []byte // proseOnly's
 	// One string of the whole source: a step's text is a slice of it, not
 	// a copy of its own. Compile has usually made it already.
 	source := s.text
@@ -260,12 +264,12 @@ func ReadProse(s *Skill) []prose.Reading {
 		source = string(s.Source)
 	}
 	for i := range s.Steps {
-		out[i] = readStep(&buf, s, source, i, ids, names, index, ph)
+		out[i] = readStep(&buf, &scratch, s, source, i, ids, names, index, ph)
 	}
 	return out
 }
 
-func readStep(buf *prose.Buffer, s *Skill, source string, i int, ids, names []string, index map[string]int, ph bool) prose.Reading {
+func readStep(buf *prose.Buffer, scratch *[]byte, s *Skill, source string, i int, ids, names []string, index map[string]int, ph bool) prose.Reading {
 	st := s.Steps[i]
 	from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(s.Source))
 	if st.Range.IsZero() || from < 0 || from >= to {
@@ -276,7 +280,7 @@ func readStep(buf *prose.Buffer, s *Skill, source string, i int, ids, names []st
 		r := &st.Annotations[i].Range // not a copy of the whole annotation
 		blank = append(blank, [2]int{r.Start.Byte - from, r.End.Byte - from})
 	}
-	text := proseOnly(source[from:to], blank)
+	text := proseOnly(source[from:to], blank, scratch)
 	next := End
 	if i+1 < len(s.Steps) {
 		next = s.Steps[i+1].ID
@@ -392,15 +396,21 @@ func phases(s *Skill) bool {
 // proseOnly returns src as text with fenced code blocks, HTML comments and
 // the byte ranges of blank replaced by spaces. Line breaks are kept and
 // every other byte keeps its offset, so offsets into the text are offsets
-// into src.
-func proseOnly(src string, blank [][2]int) string {
+// into src. A text it blanks is worked out in *scratch, when given, which
+// it keeps for the next call: ReadProse blanks the annotations of most
+// steps, one after the other.
+func proseOnly(src string, blank [][2]int, scratch *[]byte) string {
 	// Most steps hold no code and no comment: their lines are not read one
 	// by one, and with nothing else to blank the text is src as it stands.
 	fenced := strings.Contains(src, "```") || strings.Contains(src, "~~~")
 	if len(blank) == 0 && !fenced && !strings.Contains(src, "<!--") {
 		return src
 	}
-	b := []byte(src)
+	var b []byte
+	if scratch != nil {
+		b = (*scratch)[:0]
+	}
+	b = append(b, src...)
 	clear := func(a, z int) {
 		a, z = max(a, 0), min(z, len(b))
 		for k := a; k < z; k++ {
@@ -454,6 +464,9 @@ func proseOnly(src string, blank [][2]int) string {
 		}
 		clear(a, a+4+z+3)
 		off = a + 4 + z + 3
+	}
+	if scratch != nil {
+		*scratch = b
 	}
 	return string(b)
 }

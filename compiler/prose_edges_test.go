@@ -273,7 +273,7 @@ func TestProseEdgesDecision(t *testing.T) {
 // offsets are kept.
 func TestProseOnly(t *testing.T) {
 	src := "Go to step 2.\n```\ngo to step 3\n```\n<!-- go to\nstep 4 --> ok - on failure: 5\n"
-	got := proseOnly(src, [][2]int{{strings.Index(src, "- on"), len(src) - 1}})
+	got := proseOnly(src, [][2]int{{strings.Index(src, "- on"), len(src) - 1}}, nil)
 	if len(got) != len(src) {
 		t.Fatalf("length %d, want %d", len(got), len(src))
 	}

@@ -315,7 +315,7 @@ func (c *compilation) intro(i int) string {
 	if from < 0 || from >= to || to > len(s.Source) {
 		return ""
 	}
-	text := proseOnly(string(s.Source[from:to]), nil)
+	text := proseOnly(c.sourceText()[from:to], nil, nil)
 	cut := 0
 	if h := strings.LastIndex(text, "\n#"); h >= 0 {
 		if e := strings.IndexByte(text[h+1:], '\n'); e >= 0 {
@@ -359,7 +359,7 @@ func (c *compilation) stepText(st *Step) string {
 	if st.Range.IsZero() || from < 0 || from >= to {
 		return ""
 	}
-	return proseOnly(string(c.skill.Source[from:to]), nil)
+	return proseOnly(c.sourceText()[from:to], nil, nil)
 }
 
 func (c *compilation) srcText(a, z int) string {
@@ -452,9 +452,9 @@ func (c *compilation) trailer(i int) (int, string) {
 	if from < 0 || from >= len(s.Source) {
 		return 0, ""
 	}
-	rest := s.Source[from:]
-	if h := strings.Index(string(rest), "\n#"); h >= 0 {
+	rest := c.sourceText()[from:]
+	if h := strings.Index(rest, "\n#"); h >= 0 {
 		rest = rest[:h+1]
 	}
-	return from, proseOnly(string(rest), nil)
+	return from, proseOnly(rest, nil, nil)
 }

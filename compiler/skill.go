@@ -82,9 +82,11 @@ type Skill struct {
 	// (Options.Strict): its loops are then cycles, as v1 has them.
 	Strict bool
 
-	// byID indexes Steps by ID (the first step of an ID), set by Compile
-	// so Step is not a scan per call. Skills built by hand go without.
-	byID map[string]*Step
+	// byID maps each step ID to its position in Steps (the first step of
+	// an ID), set by Compile so Step is not a scan per call; ReadProse
+	// reads it as the prose reader's Index. Skills built by hand go
+	// without.
+	byID map[string]int
 	// prose holds what each step's prose says, read once by Compile
 	// (ReadProse); nil for a skill built by hand.
 	prose []prose.Reading
@@ -103,8 +105,8 @@ func (s *Skill) Step(id string) *Step {
 	if id == End || id == Fail {
 		return nil // reserved: never a step
 	}
-	if st := s.byID[id]; st != nil && st.ID == id {
-		return st
+	if i, ok := s.byID[id]; ok && i < len(s.Steps) && s.Steps[i].ID == id {
+		return s.Steps[i]
 	}
 	for _, st := range s.Steps {
 		if st.ID == id {
@@ -266,7 +268,7 @@ type Loop struct {
 }
 
 // Line is the 1-based line the step starts on.
-func (s *Step) Line() int { return s.Range.Start.Line }
+func (s *Step) Line() int { return int(s.Range.Start.Line) }
 
 // ToolNames returns the names of the step's recommended tools.
 func (s *Step) ToolNames() []string {

@@ -367,9 +367,9 @@ func (c *compilation) explicitID(b *stepBuild, start, end int) (int, int) {
 // an empty Target: graph.Template.Defaults fills them in the template.
 func (c *compilation) finish(builds []*stepBuild) {
 	s := c.skill
-	// The skill's own index of steps by ID is the resolver's too: one map
-	// per file fewer to build.
-	ids := make(map[string]*Step, len(builds))
+	// The skill's own index of steps by ID is the resolver's and the
+	// prose reader's too: one map per file, not three.
+	ids := make(map[string]int, len(builds))
 	numbers := make(map[int]*stepBuild, len(builds))
 	s.Steps = make([]*Step, 0, len(builds))
 	for _, b := range builds {
@@ -377,7 +377,7 @@ func (c *compilation) finish(builds []*stepBuild) {
 			b.st.ID = strconv.Itoa(len(s.Steps) + 1)
 		}
 		if _, dup := ids[b.st.ID]; !dup {
-			ids[b.st.ID] = b.st
+			ids[b.st.ID] = len(s.Steps)
 		}
 		if _, dup := numbers[b.number]; !dup && b.number >= 0 {
 			numbers[b.number] = b
@@ -388,17 +388,23 @@ func (c *compilation) finish(builds []*stepBuild) {
 	s.byID = ids
 	r := &resolver{ids: ids, numbers: numbers, builds: builds}
 	// Annotations of all steps share one backing array, each step taking
-	// a capped slice of it, so that reading them allocates once.
+	// a capped slice of it, so that reading them allocates once; so do the
+	// bullets each step's annotations consume.
 	total := 0
 	for _, b := range builds {
 		total += bulletCount(b)
 	}
 	slab := make([]Annotation, 0, total)
+	consumed := make([]ast.Node, 0, total)
 	for _, b := range builds {
 		k := bulletCount(b)
 		b.st.Annotations = slab[len(slab) : len(slab) : len(slab)+k]
+		b.consumed = consumed[len(consumed) : len(consumed) : len(consumed)+k]
 		c.readAnnotations(b)
 		slab = slab[:len(slab)+len(b.st.Annotations)]
+		// Each step keeps all k of its room: more bullets are consumed
+		// later (checkUnknownKeys), which must not reach the next step's.
+		consumed = consumed[:len(consumed)+k]
 	}
 	for _, b := range builds {
 		c.resolveEdges(r, b)

@@ -48,7 +48,7 @@ func TestTextWriterCollapses(t *testing.T) {
 			for _, p := range pieces {
 				w.write(p)
 			}
-			if got, want := w.b.String(), collapse(pieces, keep); got != want {
+			if got, want := w.String(), collapse(pieces, keep); got != want {
 				t.Fatalf("write(%q) keepBreaks=%v = %q, want %q", pieces, keep, got, want)
 			}
 		}

@@ -71,17 +71,27 @@ var lintForFix func(filename string, src []byte, opts Options) (*compiler.Skill,
 
 func init() { lintForFix = lintSkill }
 
-// newFixCheck prepares the fix checks of a pass linted with opts.
+// newFixCheck is the fix checks of a pass linted with opts. Their own
+// options are made when the first fix is checked (prepare): most skills
+// have no finding with a fix.
 func newFixCheck(opts Options) *fixCheck {
+	return &fixCheck{opts: opts}
+}
+
+// prepare makes the options a fix check lints with, once.
+func (fc *fixCheck) prepare() {
+	if fc.verdict != nil {
+		return
+	}
 	cfg := *DefaultConfig()
-	if opts.Config != nil {
-		cfg = *opts.Config
+	if fc.opts.Config != nil {
+		cfg = *fc.opts.Config
 	}
 	cfg.checkingFix = true
-	opts.Config = &cfg
+	fc.opts.Config = &cfg
 	// The source is in memory already, within whatever limit read it.
-	opts.MaxSize = -1
-	return &fixCheck{opts: opts, verdict: map[string]bool{}}
+	fc.opts.MaxSize = -1
+	fc.verdict = map[string]bool{}
 }
 
 func countFindings(diags compiler.Diagnostics) map[findingKey]int {
@@ -100,6 +110,7 @@ func (p *Pass) fixWorks(d compiler.Diagnostic, fix compiler.Fix) bool {
 	if p.fixes == nil {
 		return true
 	}
+	p.fixes.prepare()
 	fixed, err := ApplyEdits(p.Skill.Source, fix.Edits)
 	if err != nil {
 		return false

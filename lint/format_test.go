@@ -133,7 +133,7 @@ func TestSARIFURI(t *testing.T) {
 // compiler: a rule outside the registry, a whole-file finding, a
 // multi-line range, a range with no end, odd characters in paths.
 func syntheticResult() *Result {
-	r := func(l1, c1, l2, c2 int) compiler.Range {
+	r := func(l1, c1, l2, c2 int32) compiler.Range {
 		return compiler.Range{Filename: "dir/my skill,100%.md", Start: compiler.Pos{Line: l1, Column: c1}, End: compiler.Pos{Line: l2, Column: c2}}
 	}
 	return &Result{Files: []*File{

@@ -90,7 +90,7 @@ func checkFuzzRange(t *testing.T, src []byte, lines *compiler.Lines, d compiler.
 	if r.Start.Byte < 0 || r.End.Byte < r.Start.Byte || r.End.Byte > len(src) {
 		t.Fatalf("%s [%s]: bytes %d..%d outside the %d-byte file", d.Summary, d.Rule, r.Start.Byte, r.End.Byte, len(src))
 	}
-	if r.Start.Line > lines.Count() || r.End.Line > lines.Count() {
+	if int(r.Start.Line) > lines.Count() || int(r.End.Line) > lines.Count() {
 		t.Fatalf("%s [%s]: lines %d..%d, the file has %d", d.Summary, d.Rule, r.Start.Line, r.End.Line, lines.Count())
 	}
 	for _, p := range []compiler.Pos{r.Start, r.End} {

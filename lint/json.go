@@ -69,7 +69,7 @@ func jsonFixes(fixes []compiler.Fix) []JSONFix {
 		jf := JSONFix{Title: f.Title, Safe: f.Safe, Edits: []JSONEdit{}}
 		for _, e := range f.Edits {
 			s, end := e.Range.Start, e.Range.End
-			jf.Edits = append(jf.Edits, JSONEdit{Line: s.Line, Column: s.Column, EndLine: end.Line, EndColumn: end.Column,
+			jf.Edits = append(jf.Edits, JSONEdit{Line: int(s.Line), Column: int(s.Column), EndLine: int(end.Line), EndColumn: int(end.Column),
 				Byte: s.Byte, EndByte: end.Byte, NewText: e.NewText})
 		}
 		out = append(out, jf)
@@ -84,8 +84,8 @@ func WriteJSON(w io.Writer, r *Result) error {
 	for _, d := range r.Diagnostics() {
 		start, end := startEnd(d.Range)
 		rep.Diagnostics = append(rep.Diagnostics, JSONDiagnostic{
-			File: filepath.ToSlash(d.Range.Filename), Line: start.Line, Column: start.Column,
-			EndLine: end.Line, EndColumn: end.Column,
+			File: filepath.ToSlash(d.Range.Filename), Line: int(start.Line), Column: int(start.Column),
+			EndLine: int(end.Line), EndColumn: int(end.Column),
 			Severity: d.Severity.String(), Rule: d.Rule, Message: d.Summary,
 			Detail: d.Detail, Suggestion: d.Suggestion, Fixes: jsonFixes(d.Fixes),
 		})

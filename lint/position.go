@@ -6,10 +6,10 @@ import "github.com/skillc/skillc/compiler"
 // of a later line stops on the line before.
 func lastLine(r compiler.Range) int {
 	if r.End.Line > r.Start.Line && r.End.Column <= 1 {
-		return r.End.Line - 1
+		return int(r.End.Line) - 1
 	}
 	if r.End.Line < r.Start.Line {
-		return r.Start.Line
+		return int(r.Start.Line)
 	}
-	return r.End.Line
+	return int(r.End.Line)
 }

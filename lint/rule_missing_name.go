@@ -35,8 +35,12 @@ func runMissingName(p *Pass) {
 	if fm == nil || fm.Name.Invalid {
 		return // a name that is not a string is invalid-frontmatter's
 	}
+	if fm.Name.Set && fm.Name.Value != "" {
+		return
+	}
 	// Without a name in the frontmatter, the skill's name is its path's
-	// (the folder of a SKILL.md): the name to suggest.
+	// (the folder of a SKILL.md): the name to suggest, worked out only
+	// for a finding (it was most of the rule's cost on skills with names).
 	fix := suggestName(p.Skill.Name, "")
 	switch {
 	case !fm.Name.Set:

@@ -22,8 +22,8 @@ func runRule(r *Rule, s *compiler.Skill, cfg *Config) compiler.Diagnostics {
 	return out
 }
 
-func ref(name string, line int) compiler.Ref {
-	return compiler.Ref{Name: name, Range: compiler.Range{Start: compiler.Pos{Line: line, Column: 1}, End: compiler.Pos{Line: line, Column: 1 + len(name)}}}
+func ref(name string, line int32) compiler.Ref {
+	return compiler.Ref{Name: name, Range: compiler.Range{Start: compiler.Pos{Line: line, Column: 1}, End: compiler.Pos{Line: line, Column: 1 + int32(len(name))}}}
 }
 
 func summaries(ds compiler.Diagnostics) string {
@@ -202,7 +202,7 @@ func TestSuppressionsIR(t *testing.T) {
 	if len(unknown) != 1 || unknown[0].Range.String() != "s.md:7:24" || unknown[0].Rule != "unknown-rule" {
 		t.Errorf("unknown = %v", unknown)
 	}
-	at := func(rule string, line int) compiler.Diagnostic {
+	at := func(rule string, line int32) compiler.Diagnostic {
 		return compiler.Diagnostic{Rule: rule, Range: compiler.Range{Start: compiler.Pos{Line: line}}}
 	}
 	for _, tt := range []struct {

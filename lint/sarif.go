@@ -189,7 +189,7 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 		// consumers expect a region on every result.
 		loc.Region = &sarifRegion{StartLine: 1, StartColumn: 1, EndLine: 1, EndColumn: 1}
 		if start, end := startEnd(d.Range); start.Line > 0 {
-			loc.Region = &sarifRegion{StartLine: start.Line, StartColumn: start.Column, EndLine: end.Line, EndColumn: end.Column}
+			loc.Region = &sarifRegion{StartLine: int(start.Line), StartColumn: int(start.Column), EndLine: int(end.Line), EndColumn: int(end.Column)}
 		}
 		msg := d.Summary
 		if d.Detail != "" {
@@ -232,8 +232,8 @@ func sarifFixes(fixes []compiler.Fix, base string) []sarifFix {
 				sf.ArtifactChanges = append(sf.ArtifactChanges, sarifArtifactChange{ArtifactLocation: sarifArtifactLocation{URI: uri}})
 			}
 			rep := sarifReplacement{DeletedRegion: sarifRegion{
-				StartLine: e.Range.Start.Line, StartColumn: e.Range.Start.Column,
-				EndLine: e.Range.End.Line, EndColumn: e.Range.End.Column,
+				StartLine: int(e.Range.Start.Line), StartColumn: int(e.Range.Start.Column),
+				EndLine: int(e.Range.End.Line), EndColumn: int(e.Range.End.Column),
 			}}
 			if e.NewText != "" {
 				rep.InsertedContent = &sarifText{e.NewText}

@@ -58,7 +58,7 @@ func (s *suppressions) covers(d compiler.Diagnostic) bool {
 	if s == nil {
 		return false
 	}
-	return s.file.has(d.Rule) || s.byLine[d.Range.Start.Line].has(d.Rule)
+	return s.file.has(d.Rule) || s.byLine[int(d.Range.Start.Line)].has(d.Rule)
 }
 
 // parseSuppressions reads the suppression comments of a skill. It reports
@@ -70,7 +70,7 @@ func parseSuppressions(sk *compiler.Skill, li *compiler.Lines, report func(compi
 	}
 	stepAt := make(map[int]*compiler.Step, len(sk.Steps))
 	for _, st := range sk.Steps {
-		stepAt[st.Range.Start.Line] = st
+		stepAt[st.Line()] = st
 	}
 	next := nextContentLines(src, li)
 	out := &suppressions{byLine: map[int]*ruleSet{}}

@@ -135,10 +135,10 @@ func writeOne(b *bytes.Buffer, d compiler.Diagnostic, q *quoter, opt TextOptions
 		termsafe.Escape(d.Summary),
 		paint(c, ansiGray, "["+termsafe.Escape(d.Rule)+"]"), mark)
 
-	num := strconv.Itoa(d.Range.Start.Line)
+	num := strconv.Itoa(int(d.Range.Start.Line))
 	gutter := strings.Repeat(" ", len(num))
 	if d.Range.Start.Line > 0 {
-		if line := q.line(d.Range.Filename, d.Range.Start.Line); line != nil {
+		if line := q.line(d.Range.Filename, int(d.Range.Start.Line)); line != nil {
 			shown, under := snippet(line, d.Range)
 			fmt.Fprintf(b, "%s |\n", gutter)
 			fmt.Fprintf(b, "%s | %s\n", paint(c, ansiGray, num), shown)
@@ -171,8 +171,9 @@ const maxSnippet = 160
 func snippet(line []byte, r compiler.Range) (shown, under string) {
 	n := utf8.RuneCount(line)
 	first, last := 0, n // the window, in code points
+	startCol, endCol := int(r.Start.Column), int(r.End.Column)
 	if n > maxSnippet {
-		first = max(0, min(r.Start.Column-1-40, n-maxSnippet))
+		first = max(0, min(startCol-1-40, n-maxSnippet))
 		last = first + maxSnippet
 	}
 	// chars are the window's code points as shown, one string each.
@@ -196,11 +197,11 @@ func snippet(line []byte, r compiler.Range) (shown, under string) {
 	}
 
 	// The range's columns as indexes into chars.
-	from := r.Start.Column - 1 - first
+	from := startCol - 1 - first
 	to := from + 1
 	switch {
-	case r.End.Line == r.Start.Line && r.End.Column > r.Start.Column:
-		to = r.End.Column - 1 - first
+	case r.End.Line == r.Start.Line && endCol > startCol:
+		to = endCol - 1 - first
 	case r.End.Line > r.Start.Line:
 		to = len(chars)
 	}

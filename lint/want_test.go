@@ -77,7 +77,7 @@ func checkWants(t *testing.T, path string) map[string]bool {
 	}
 	var problems []string
 	for _, d := range diags {
-		k := wantKey{d.Range.Start.Line, d.Rule}
+		k := wantKey{int(d.Range.Start.Line), d.Rule}
 		if wants[k] > 0 {
 			wants[k]--
 			continue

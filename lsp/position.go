@@ -109,12 +109,12 @@ func (t *text) byteOf(p compiler.Pos) int {
 	if p.Byte > 0 || p.Line <= 1 && p.Column <= 1 {
 		return p.Byte
 	}
-	line := max(p.Line-1, 0)
+	line := max(int(p.Line)-1, 0)
 	if line >= len(t.starts) {
 		return len(t.src)
 	}
 	i, end := t.starts[line], t.lineEnd(line)
-	for c := 1; c < p.Column && i < end; c++ {
+	for c := 1; c < int(p.Column) && i < end; c++ {
 		_, size := utf8.DecodeRuneInString(t.src[i:])
 		i += size
 	}
