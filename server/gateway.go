@@ -111,12 +111,33 @@ type userWatch struct {
 	// gen counts what may make a load stale: a reported write, a plan
 	// call, the feed opening or closing, the upstream tools changing. A
 	// load that began under another gen does not make a set current.
-	gen  uint64
-	stop context.CancelFunc
+	gen uint64
+	// convs are the user's conversations' sets, each worked out from a
+	// plan loaded under gen: a set outlives the sessions it was shown
+	// to, so that on a stateless server, whose sessions last one
+	// request, enforce does not read the store on every call. Emptied
+	// whenever gen moves (bump), so it holds only current sets.
+	convs map[store.Key]kept
+	stop  context.CancelFunc
 	// idle stops the feed a while after the user's last session ended,
 	// so a stateless server, whose sessions last one request, does not
 	// open a feed per request.
 	idle *time.Timer
+}
+
+// kept is a conversation's set and when the plan it comes from expires
+// (zero: no plan).
+type kept struct {
+	set     gateway.Set
+	expires time.Time
+}
+
+// bump moves the user's feed generation: a reported write, a plan call or
+// the feed opening or closing may make any set worked out before it stale.
+// g.mu is held.
+func (w *userWatch) bump() {
+	w.gen++
+	clear(w.convs)
 }
 
 // watchLinger is how long a user's change feed stays open after the last
@@ -209,7 +230,7 @@ func (g *gate) namesChanged() {
 		sh.current = false
 	}
 	for _, w := range g.watches {
-		w.gen++
+		w.bump()
 	}
 }
 
@@ -335,12 +356,21 @@ func (g *gate) call(ctx context.Context, next mcp.MethodHandler, method string, 
 func (g *gate) currentSet(ss *mcp.ServerSession, key store.Key) (gateway.Set, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	sh := g.sessions[ss]
-	if sh == nil || sh.key != key || !sh.current || (!sh.expires.IsZero() && !g.now().Before(sh.expires)) {
-		return gateway.Set{}, false
+	if sh := g.sessions[ss]; sh != nil && sh.key == key && sh.current && g.unexpired(sh.expires) {
+		return sh.set, true
 	}
-	return sh.set, true
+	// A session not shown a current set (on a stateless server, every
+	// session) may still be in a conversation whose set is known.
+	if w := g.watches[key.User]; w != nil && w.live {
+		if k, ok := w.convs[key]; ok && g.unexpired(k.expires) {
+			return k.set, true
+		}
+	}
+	return gateway.Set{}, false
 }
+
+// unexpired is whether a plan that expires at t (zero: no plan) has not.
+func (g *gate) unexpired(t time.Time) bool { return t.IsZero() || g.now().Before(t) }
 
 // load reads the conversation's plan, works out its set and records it as
 // what ss is shown. It reports whether that changes what ss was shown (for
@@ -355,11 +385,23 @@ func (g *gate) load(ctx context.Context, ss *mcp.ServerSession, key store.Key) (
 		return gateway.Set{}, false, err
 	}
 	set := gateway.SetFor(p, g.names.Load(), g.s.allowedTools)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	w := g.watches[key.User]
+	current := w != nil && w.live && w.gen == gen
+	if current {
+		if w.convs == nil {
+			w.convs = map[store.Key]kept{}
+		}
+		k := kept{set: set}
+		if p != nil {
+			k.expires = p.ExpiresAt
+		}
+		w.convs[key] = k
+	}
 	if ss == nil {
 		return set, false, nil
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	sh, known := g.sessions[ss]
 	if !known {
 		sh = g.rememberLocked(ss, key)
@@ -368,8 +410,7 @@ func (g *gate) load(ctx context.Context, ss *mcp.ServerSession, key store.Key) (
 	if !known {
 		changed = !set.All
 	}
-	w := g.watches[key.User]
-	g.show(sh, key, set, p, w != nil && w.live && w.gen == gen)
+	g.show(sh, key, set, p, current)
 	return set, changed, nil
 }
 
@@ -488,7 +529,7 @@ func (g *gate) feedOpen(w *userWatch, live bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	w.live = live
-	w.gen++
+	w.bump()
 	if !live {
 		for _, sh := range g.sessions {
 			if g.watches[sh.key.User] == w {
@@ -504,7 +545,7 @@ func (g *gate) feedOpen(w *userWatch, live bool) {
 // replica reaches the client without it listing again.
 func (g *gate) reload(ctx context.Context, user string, w *userWatch) {
 	g.mu.Lock()
-	w.gen++
+	w.bump()
 	gen := w.gen
 	byKey := map[store.Key][]*mcp.ServerSession{}
 	for ss, sh := range g.sessions {
@@ -581,7 +622,7 @@ func (g *gate) planChanged(ctx context.Context, req *mcp.CallToolRequest, res *m
 	}
 	w := g.watches[key.User]
 	if w != nil {
-		w.gen++ // a load under way may have read the plan before this write
+		w.bump() // a load under way may have read the plan before this write
 	}
 	var others []*mcp.ServerSession
 	callerChanged := callerNew

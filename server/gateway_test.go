@@ -286,3 +286,66 @@ type noFeed struct{ store.Store }
 func (noFeed) Watch(context.Context, string) (<-chan struct{}, error) {
 	return nil, errors.New("no change feed here")
 }
+
+// TestGatewayStatelessKeepsSet: on a stateless HTTP server every request
+// is a session of its own; under enforce the conversation's set still
+// outlives them, so calls at one step do not read the plan each time,
+// and a plan changed past this server (the change feed) is followed at
+// the next call.
+func TestGatewayStatelessKeepsSet(t *testing.T) {
+	dir := t.TempDir()
+	pool := fsUpstream(t, dir)
+	loads := &loadCounter{Store: memory.New(store.Options{Now: func() time.Time { return fixedNow }})}
+	e := newEnv(t, loads)
+	srv, err := server.New(server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Upstreams: pool, Gate: server.GateEnforce})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed := pool.Start(context.Background()); len(failed) > 0 {
+		t.Fatal(failed)
+	}
+	srv.SyncUpstreamTools()
+	ts := httptest.NewServer(srv.Handler(server.HTTPOptions{Stateless: true}))
+	defer ts.Close()
+	cs := httpClient(t, ts.URL, map[string]string{server.ConversationHeader: "chat"})
+	ok(t, cs, "make_plan", map[string]any{"title": "List", "steps": []map[string]any{
+		{"goal": "List.", "recommended_tools": []string{"list_directory"}},
+		{"goal": "Look around.", "recommended_tools": []string{"list_allowed_directories"}},
+	}})
+	list := map[string]any{"path": dir}
+	listOnce := func() int64 {
+		before := loads.n.Load()
+		if res := call(t, cs, "list_directory", list); res.IsError {
+			t.Fatalf("step 1's tool refused: %s", text(res))
+		}
+		return loads.n.Load() - before
+	}
+	// The user's change feed opens with the first request's session: until
+	// it is open a call reads the plan.
+	for i := 0; listOnce() > 0; i++ {
+		if i == 200 {
+			t.Fatal("every call under enforce read the plan: the conversation's set was not kept")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for range 5 {
+		if n := listOnce(); n != 0 {
+			t.Fatalf("a call at the same step read the plan %d times, want 0", n)
+		}
+	}
+	if _, err := e.planner().Update(context.Background(), store.Key{User: "alice", Session: "chat"}, plan.Changes{Check: []string{"1"}}); err != nil {
+		t.Fatal(err)
+	}
+	// The feed reports the write; the kept set is dropped, and the next
+	// call reads the plan again and is refused at step 2.
+	for i := 0; ; i++ {
+		res := call(t, cs, "list_directory", list)
+		if res.IsError && strings.Contains(text(res), "step 2 (Look around.) is in progress") {
+			break
+		}
+		if i == 200 {
+			t.Fatalf("step 1's tool still allowed after the plan moved to step 2: %s", text(res))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
