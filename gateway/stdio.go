@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -47,16 +48,26 @@ func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	stdin, err := t.cmd.StdinPipe()
+	// The server's stdin is a pipe of our own rather than StdinPipe's,
+	// whose *os.File is hidden: wire.Pipe needs the file.
+	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := t.cmd.Start(); err != nil {
+	t.cmd.Stdin = pr
+	err = t.cmd.Start()
+	pr.Close() // the server's end, the server's now
+	if err != nil {
+		pw.Close()
 		return nil, err
 	}
-	c := &stdioConn{cmd: t.cmd, stdin: stdin, terminate: t.terminate, in: wire.NewInbox()}
+	c := &stdioConn{cmd: t.cmd, stdin: pw, toServer: wire.Pipe(pw), terminate: t.terminate, in: wire.NewInbox()}
 	t.conn = c
-	go c.read(stdout)
+	var fromServer io.Reader = stdout
+	if f, ok := stdout.(*os.File); ok {
+		fromServer = wire.Pipe(f)
+	}
+	go c.read(fromServer)
 	return c, nil
 }
 
@@ -67,7 +78,9 @@ type stdioConn struct {
 	terminate time.Duration
 
 	writeMu sync.Mutex
-	stdin   io.WriteCloser
+	stdin   *os.File
+	// toServer writes to stdin (wire.Pipe).
+	toServer io.Writer
 
 	// in carries the messages read, in order, to Read; it ends when
 	// stdout ends or sends what is not a message.
@@ -282,7 +295,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 func (c *stdioConn) writeLine(line []byte) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	_, err := c.stdin.Write(line)
+	_, err := c.toServer.Write(line)
 	return err
 }
 

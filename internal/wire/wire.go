@@ -1,6 +1,7 @@
 // Package wire is what skillc's own MCP stdio connections (the server's
-// stdin, the gateway's stdio upstreams) share: reading a line, decoding it
-// into JSON-RPC messages, and handing them to the SDK's Read.
+// stdin, the gateway's stdio upstreams) share: reading and writing their
+// pipes (Pipe), reading a line, decoding it into JSON-RPC messages, and
+// handing them to the SDK's Read.
 package wire
 
 import (
