@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sjson "github.com/segmentio/encoding/json"
 
 	"github.com/skillc/skillc/gateway"
 )
@@ -88,11 +89,12 @@ type fastCall struct {
 	idJSON         []byte
 	upstream, tool string
 	args           json.RawMessage
-	// newProtocol: the request had an accepted 2026-07-28 _meta, so the
-	// result is marked as the SDK marks it.
-	newProtocol bool
-	ctx         context.Context
-	cancel      context.CancelFunc
+	// The result is marked as the SDK marks it: with serverInfo when the
+	// request had an accepted 2026-07-28 _meta, with resultType when the
+	// session's protocol (the first request's) is 2026-07-28.
+	serverInfo, resultType bool
+	ctx                    context.Context
+	cancel                 context.CancelFunc
 }
 
 // intercept takes msg, read from the client, off the SDK's path when it is
@@ -141,34 +143,33 @@ func (f *forwarder) take(req *jsonrpc.Request) *fastCall {
 	if ss == nil || !req.ID.IsValid() {
 		return nil
 	}
-	var params map[string]json.RawMessage
-	if err := json.Unmarshal(req.Params, &params); err != nil || params == nil {
+	// Exact keys, and only these: anything else (inputResponses,
+	// requestState, a key in another case) is the SDK's to answer.
+	var params struct {
+		Meta      json.RawMessage `json:"_meta"`
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if _, err := sjson.Parse(req.Params, &params, sjson.DisallowUnknownFields|sjson.DontMatchCaseInsensitiveStructFields); err != nil {
 		return nil
 	}
-	var name string
-	for k, v := range params {
-		switch k {
-		case "name":
-			if json.Unmarshal(v, &name) != nil {
-				return nil
-			}
-		case "arguments":
-			if len(v) == 0 || v[0] != '{' {
-				return nil
-			}
-		case "_meta":
-		default:
-			return nil
-		}
+	if a := params.Arguments; a != nil && (len(a) == 0 || a[0] != '{') {
+		return nil
 	}
-	fc := &fastCall{id: req.ID, args: params["arguments"]}
-	if meta, ok := params["_meta"]; ok {
+	name := params.Name
+	fc := &fastCall{id: req.ID, args: params.Arguments}
+	if meta := params.Meta; meta != nil {
 		if !f.acceptedMeta(req.ID, meta) {
 			return nil
 		}
-		fc.newProtocol = true
-	} else if ip := ss.InitializeParams(); ip == nil || ip.ProtocolVersion >= newProtocol {
-		return nil
+		fc.serverInfo = true
+	}
+	ip := ss.InitializeParams()
+	if ip == nil {
+		return nil // the SDK sets it at initialize, or from the first request
+	}
+	if fc.resultType = ip.ProtocolVersion >= newProtocol; fc.resultType && !fc.serverInfo {
+		return nil // a call without _meta on a 2026-07-28 session: rare, the SDK's
 	}
 	routes := f.g.routes.Load()
 	if routes == nil {
@@ -299,8 +300,8 @@ func (f *forwarder) run(c *stdioConn, fc *fastCall) {
 	if f.ctx.Err() != nil {
 		return // the connection closed: no one to answer
 	}
-	if fc.newProtocol {
-		res = f.mark(res)
+	if fc.serverInfo || fc.resultType {
+		res = f.mark(res, fc.serverInfo, fc.resultType)
 	}
 	line := make([]byte, 0, len(res)+len(fc.idJSON)+40)
 	line = append(line, `{"jsonrpc":"2.0","id":`...)
@@ -318,34 +319,47 @@ func (f *forwarder) run(c *stdioConn, fc *fastCall) {
 // "complete". A result without those keys (nor an escape that could spell
 // one) keeps its bytes, with the two spliced around them where the SDK
 // writes them, first and last; any other is decoded and encoded again.
-func (f *forwarder) mark(res json.RawMessage) json.RawMessage {
+func (f *forwarder) mark(res json.RawMessage, serverInfo, resultType bool) json.RawMessage {
 	res = bytes.TrimSpace(res)
 	if !bytes.Contains(res, []byte(`_meta`)) && !bytes.Contains(res, []byte(`resultType`)) && !bytes.Contains(res, []byte(`\u`)) {
 		inner := bytes.TrimSpace(res[1 : len(res)-1])
 		out := make([]byte, 0, len(res)+len(f.serverInfo)+40)
-		out = append(out, `{"_meta":`...)
-		out = append(out, f.serverInfo...)
-		if len(inner) > 0 {
-			out = append(out, ',')
-			out = append(out, inner...)
+		out = append(out, '{')
+		if serverInfo {
+			out = append(out, `"_meta":`...)
+			out = append(out, f.serverInfo...)
+			if len(inner) > 0 || resultType {
+				out = append(out, ',')
+			}
 		}
-		return append(out, `,"resultType":"complete"}`...)
+		out = append(out, inner...)
+		if resultType {
+			if len(inner) > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, `"resultType":"complete"`...)
+		}
+		return append(out, '}')
 	}
 	var top map[string]json.RawMessage
 	if json.Unmarshal(res, &top) != nil || top == nil {
 		return res // Forward returns objects
 	}
-	var meta map[string]json.RawMessage
-	if json.Unmarshal(top["_meta"], &meta) != nil || meta == nil {
-		meta = map[string]json.RawMessage{}
+	if serverInfo {
+		var meta map[string]json.RawMessage
+		if json.Unmarshal(top["_meta"], &meta) != nil || meta == nil {
+			meta = map[string]json.RawMessage{}
+		}
+		if _, ok := meta[metaServerInfo]; !ok {
+			var info map[string]json.RawMessage
+			_ = json.Unmarshal(f.serverInfo, &info)
+			meta[metaServerInfo] = info[metaServerInfo]
+		}
+		top["_meta"], _ = encodeJSON(meta)
 	}
-	if _, ok := meta[metaServerInfo]; !ok {
-		var info map[string]json.RawMessage
-		_ = json.Unmarshal(f.serverInfo, &info)
-		meta[metaServerInfo] = info[metaServerInfo]
+	if resultType {
+		top["resultType"] = json.RawMessage(`"complete"`)
 	}
-	top["_meta"], _ = encodeJSON(meta)
-	top["resultType"] = json.RawMessage(`"complete"`)
 	if out, err := encodeJSON(top); err == nil {
 		return out
 	}
