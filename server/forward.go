@@ -126,9 +126,9 @@ func (f *forwarder) intercept(c *stdioConn, msg jsonrpc.Message) bool {
 //
 //   - params other than name, arguments and _meta, or arguments that are
 //     not an object: the SDK's own answer;
-//   - a _meta not seen accepted (a progress token is in _meta: progress
-//     is the SDK's), or, without one, a session not initialized on a
-//     protocol before 2026-07-28;
+//   - a _meta not seen accepted by the SDK (a progress token is in
+//     _meta: progress is the SDK's), a session not initialized yet, or a
+//     call without _meta on a 2026-07-28 session;
 //   - a name that is not an upstream tool offered now (plan tools, a
 //     tool the SDK would call unknown);
 //   - an upstream that Pool.Forward cannot write to directly (HTTP, not
