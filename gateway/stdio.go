@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sjson "github.com/segmentio/encoding/json"
 
 	"github.com/skillc/skillc/internal/wire"
 )
@@ -246,7 +247,7 @@ func rawArgs(args json.RawMessage) (json.RawMessage, error) {
 	if len(args) == 0 {
 		return json.RawMessage("{}"), nil
 	}
-	if args[0] != '{' || !json.Valid(args) {
+	if args[0] != '{' || !sjson.Valid(args) {
 		return nil, errors.New("the arguments are not a JSON object")
 	}
 	if bytes.IndexByte(args, '\n') >= 0 {
@@ -264,16 +265,29 @@ func rawArgs(args json.RawMessage) (json.RawMessage, error) {
 // them, without a decode and an encode of their own, in the params the
 // SDK's client sends (name and arguments).
 func toolsCallLine(id, tool string, args json.RawMessage) []byte {
-	name, _ := json.Marshal(tool) // a string always marshals
-	line := make([]byte, 0, 80+len(id)+len(name)+len(args))
+	line := make([]byte, 0, 80+len(id)+len(tool)+len(args))
 	line = append(line, `{"jsonrpc":"2.0","id":"`...)
 	line = append(line, id...)
 	line = append(line, `","method":"tools/call","params":{"name":`...)
-	line = append(line, name...)
+	line = appendString(line, tool)
 	line = append(line, `,"arguments":`...)
 	line = append(line, args...)
 	line = append(line, "}}\n"...)
 	return line
+}
+
+// appendString appends s as a JSON string: as it is between quotes when
+// it needs no escape (tool names do not), else as encoding/json writes it.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always marshals
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // Read implements mcp.Connection.

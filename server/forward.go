@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -53,6 +54,9 @@ type forwarder struct {
 	// before may go past the SDK.
 	metas  map[string]bool
 	probes map[jsonrpc.ID]string
+
+	// work hands a call to a worker waiting for one (see worker).
+	work chan *fastCall
 }
 
 // Bounds on forwarder.metas and forwarder.probes: a client sends one
@@ -77,7 +81,8 @@ func (g *gate) newForwarder(impl *mcp.Implementation) *forwarder {
 	info, _ := encodeJSON(map[string]*mcp.Implementation{metaServerInfo: impl})
 	ctx, cancel := context.WithCancel(context.Background())
 	return &forwarder{g: g, serverInfo: info, ctx: ctx, cancel: cancel,
-		calls: map[jsonrpc.ID]context.CancelFunc{}, metas: map[string]bool{}, probes: map[jsonrpc.ID]string{}}
+		calls: map[jsonrpc.ID]context.CancelFunc{}, metas: map[string]bool{}, probes: map[jsonrpc.ID]string{},
+		work: make(chan *fastCall)}
 }
 
 // route is where an offered tool's calls go.
@@ -114,7 +119,11 @@ func (f *forwarder) intercept(c *stdioConn, msg jsonrpc.Message) bool {
 		}
 		// Counted before it can be answered, as for the SDK's calls.
 		c.pending.add(req.ID)
-		go f.run(c, fc)
+		select {
+		case f.work <- fc:
+		default:
+			go f.worker(c, fc)
+		}
 		return true
 	case "notifications/cancelled":
 		return f.cancelled(req)
@@ -272,6 +281,29 @@ func (f *forwarder) cancelled(req *jsonrpc.Request) bool {
 	cancel()
 	return true
 }
+
+// worker runs fc, then each call handed to it while it waits, until it
+// has waited workerIdle or the connection closed. A worker that stays
+// keeps the stack it grew: a goroutine per call grew its stack on every
+// call (perf: 4% of skillc's CPU in morestack).
+func (f *forwarder) worker(c *stdioConn, fc *fastCall) {
+	idle := time.NewTimer(workerIdle)
+	defer idle.Stop()
+	for {
+		f.run(c, fc)
+		idle.Reset(workerIdle)
+		select {
+		case fc = <-f.work:
+		case <-idle.C:
+			return
+		case <-f.ctx.Done():
+			return
+		}
+	}
+}
+
+// workerIdle is how long a worker waits for the next call.
+const workerIdle = 10 * time.Second
 
 // run makes fc and writes its answer: the upstream's result, or a tool
 // error with the text gate.forward gives.
