@@ -2,7 +2,9 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -221,5 +223,49 @@ func TestPoolUnavailable(t *testing.T) {
 	}
 	if _, err := Registry(context.Background(), []Upstream{{Name: "gone", Command: "/nonexistent/server", Type: "stdio", Pos: "up.json:1:17"}}, PoolOptions{}); err == nil || !strings.Contains(err.Error(), `upstream "gone" (up.json:1:17)`) {
 		t.Errorf("registry: %v", err)
+	}
+}
+
+// TestPoolForward: Forward writes the call to the real everything server
+// and returns its result as it wrote it, a tool error too (the connection
+// stays); arguments that are not an object are refused before anything
+// is sent.
+func TestPoolForward(t *testing.T) {
+	node, err := exec.LookPath("node")
+	entry, _ := filepath.Abs(filepath.Join("..", "server", "testdata", "upstreams", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
+	if err == nil {
+		_, err = os.Stat(entry)
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skipf("node or server-everything is missing (%v): run npm ci --prefix server/testdata/upstreams", err)
+	}
+	p := NewPool([]Upstream{{Name: "everything", Type: "stdio", Command: node, Args: []string{entry, "stdio"}}}, PoolOptions{})
+	defer p.Close()
+	ctx := context.Background()
+	if failed := p.Start(ctx); len(failed) > 0 {
+		t.Fatal(failed)
+	}
+	if !p.Forwardable("everything") || p.Forwardable("nope") {
+		t.Fatal("Forwardable: want everything and not nope")
+	}
+	res, err := p.Forward(ctx, "everything", "echo", json.RawMessage(`{"message":"hi"}`))
+	if err != nil || string(res) != `{"content":[{"type":"text","text":"Echo: hi"}]}` {
+		t.Errorf("echo: %s %v", res, err)
+	}
+	// The everything server answers an unknown tool with a tool error
+	// (older servers sent a JSON-RPC error: Call's refusal, the same
+	// code): it comes back as is, and the connection stays.
+	res, err = p.Forward(ctx, "everything", "no-such-tool", nil)
+	if err != nil || !strings.Contains(string(res), `"isError":true`) || !strings.Contains(string(res), "not found") {
+		t.Errorf("an unknown tool: %s %v", res, err)
+	}
+	if !p.Forwardable("everything") {
+		t.Error("a tool error dropped the connection")
+	}
+	if _, err := p.Forward(ctx, "everything", "echo", json.RawMessage(`[1]`)); err == nil || !strings.Contains(err.Error(), "not a JSON object") {
+		t.Errorf("arguments that are an array: %v", err)
 	}
 }

@@ -85,8 +85,13 @@ type conn struct {
 	// dial serializes connection attempts; mu guards the fields below.
 	dial sync.Mutex
 
-	mu      sync.Mutex
-	sess    *mcp.ClientSession
+	mu   sync.Mutex
+	sess *mcp.ClientSession
+	// raw is sess's stdio connection when Forward may write to it
+	// directly: a stdio upstream on a protocol before 2026-07-28 (from
+	// that one on, the SDK's client adds _meta to each request and runs
+	// the multi-round-trip exchange itself).
+	raw     *stdioConn
 	tools   []*mcp.Tool
 	lastTry time.Time
 	lastErr error
@@ -221,18 +226,89 @@ func (p *Pool) Call(ctx context.Context, server, tool string, args json.RawMessa
 	if err == nil {
 		return res, nil
 	}
+	return nil, c.failed(ctx, sess, err)
+}
+
+// failed is the error of a call on sess that failed with err.
+func (c *conn) failed(ctx context.Context, sess *mcp.ClientSession, err error) error {
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
 	var rpcErr *jsonrpc.Error
 	if errors.As(err, &rpcErr) {
 		// The upstream answered, with a refusal: the connection is fine.
-		return nil, fmt.Errorf("upstream %q refused the call: %s", server, rpcErr.Message)
+		return fmt.Errorf("upstream %q refused the call: %s", c.up.Name, rpcErr.Message)
 	}
 	// Anything else is the connection: drop it, so the next call makes a
 	// new one. This call is not sent again, since it may have run.
 	c.drop(sess, err)
-	return nil, fmt.Errorf("upstream %q failed during the call (%v); it is being reconnected, and the call may or may not have run: check before calling it again", server, err)
+	return fmt.Errorf("upstream %q failed during the call (%v); it is being reconnected, and the call may or may not have run: check before calling it again", c.up.Name, err)
+}
+
+// ErrNotForwardable is Forward's answer, before it sent anything, when
+// the upstream's connection has no raw path: make the call with Call.
+var ErrNotForwardable = errors.New("gateway: the upstream's connection cannot forward a raw call")
+
+// Forwardable reports whether Forward would now write a call to server's
+// connection directly: it is connected, over stdio, on a protocol before
+// 2026-07-28. The server asks before it takes a request off the SDK's
+// path; Forward can still find the connection changed and answer
+// ErrNotForwardable.
+func (p *Pool) Forwardable(server string) bool {
+	c, ok := p.conns[server]
+	if !ok {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.raw != nil
+}
+
+// Forward is Call at the JSON-RPC level: it writes tools/call for tool
+// (the upstream's own name) with args (the client's JSON object, nil for
+// none) straight to the upstream's stdio connection and returns the
+// upstream's result as it came, without the SDK's client decoding it into
+// a *mcp.CallToolResult that the server then encodes again: on a
+// forwarded call that pair of steps, with the goroutine hand-offs around
+// them, was most of the gateway's time (docs/gateway.md, Speed). All else
+// is Call's: the bound on calls in flight, connecting when there is no
+// connection, the errors (a refusal by the upstream, a connection that
+// failed and is dropped), ctx ending the call (the upstream is told).
+// It returns ErrNotForwardable, having sent nothing, when the
+// connection it finds is not one Forwardable describes.
+func (p *Pool) Forward(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
+	c, ok := p.conns[server]
+	if !ok {
+		return nil, fmt.Errorf("no upstream named %q", server)
+	}
+	args, err := rawArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-c.sem }()
+	sess, err := c.session(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	raw := c.raw
+	if c.sess != sess {
+		raw = nil // dropped meanwhile: Call reconnects, or says why not
+	}
+	c.mu.Unlock()
+	if raw == nil {
+		return nil, ErrNotForwardable
+	}
+	res, err := raw.rawCall(ctx, tool, args)
+	if err == nil {
+		return res, nil
+	}
+	return nil, c.failed(ctx, sess, err)
 }
 
 // Close closes every connection at once; stdio upstreams are stopped.
@@ -244,7 +320,7 @@ func (p *Pool) Close() error {
 		c.mu.Lock()
 		c.closed = true
 		sess := c.sess
-		c.sess = nil
+		c.sess, c.raw = nil, nil
 		c.mu.Unlock()
 		if sess == nil {
 			continue
@@ -285,7 +361,7 @@ func (c *conn) session(ctx context.Context, force bool) (*mcp.ClientSession, err
 	c.lastTry = time.Now()
 	c.mu.Unlock()
 
-	sess, tools, err := c.connect(ctx)
+	sess, raw, tools, err := c.connect(ctx)
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -299,7 +375,7 @@ func (c *conn) session(ctx context.Context, force bool) (*mcp.ClientSession, err
 		return nil, fmt.Errorf("upstream %q: the gateway is shutting down", c.up.Name)
 	}
 	changed := !sameTools(c.tools, tools)
-	c.sess, c.tools, c.lastErr = sess, tools, nil
+	c.sess, c.raw, c.tools, c.lastErr = sess, raw, tools, nil
 	go c.watch(sess)
 	if changed {
 		go c.pool.toolsChanged()
@@ -329,7 +405,7 @@ func (c *conn) drop(sess *mcp.ClientSession, why error) {
 		c.mu.Unlock()
 		return
 	}
-	c.sess = nil
+	c.sess, c.raw = nil, nil
 	c.lastErr = why
 	// The next call may reconnect at once: the wait is for failed
 	// attempts, not for a connection that worked.
@@ -342,10 +418,11 @@ func (c *conn) drop(sess *mcp.ClientSession, why error) {
 	_ = sess.Close()
 }
 
-func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, error) {
+func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, *stdioConn, []*mcp.Tool, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.pool.opts.ConnectTimeout)
 	defer cancel()
 	var t mcp.Transport
+	var st *stdioTransport
 	switch c.up.Type {
 	case "stdio":
 		// Not CommandContext: the server outlives the call that started it.
@@ -360,7 +437,8 @@ func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, er
 		// A server that has not exited a second after its stdin closed
 		// is sent SIGTERM: shutting down must stay within what a host
 		// waits for before it kills skillc.
-		t = &stdioTransport{cmd: cmd, terminate: time.Second}
+		st = &stdioTransport{cmd: cmd, terminate: time.Second}
+		t = st
 	case "sse":
 		t = &mcp.SSEClientTransport{Endpoint: c.up.URL, HTTPClient: headerClient(c.up.Headers)}
 	default:
@@ -374,15 +452,25 @@ func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, er
 	})
 	sess, err := client.Connect(ctx, t, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	tools, err := listTools(ctx, sess)
 	if err != nil {
 		sess.Close()
-		return nil, nil, fmt.Errorf("tools/list: %w", err)
+		return nil, nil, nil, fmt.Errorf("tools/list: %w", err)
 	}
-	return sess, tools, nil
+	var raw *stdioConn
+	if st != nil && st.conn != nil {
+		if res := sess.InitializeResult(); res != nil && res.ProtocolVersion < rawProtocolBefore {
+			raw = st.conn
+		}
+	}
+	return sess, raw, tools, nil
 }
+
+// rawProtocolBefore is the first protocol version on which Forward leaves
+// the calls to the SDK's client (see conn.raw).
+const rawProtocolBefore = "2026-07-28"
 
 // relist reads the tools again after the upstream said they changed.
 func (c *conn) relist() {

@@ -1,7 +1,9 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os/exec"
 	"strings"
 	"testing"
@@ -48,5 +50,36 @@ func TestStdioTransportClose(t *testing.T) {
 	}
 	if cmd.ProcessState == nil || cmd.ProcessState.Exited() {
 		t.Errorf("the server was not stopped by a signal: %v", cmd.ProcessState)
+	}
+}
+
+// TestToolsCallLine: the request line of a raw call is one JSON-RPC
+// message whose params are the name and the arguments as given, for any
+// tool name.
+func TestToolsCallLine(t *testing.T) {
+	for _, name := range []string{"echo", "read_text_file", "get-sum", `a"b`, `back\slash`, "<&>", "héllo", "tab\there", ""} {
+		line := toolsCallLine("skillc-fwd-1", name, json.RawMessage(`{"x":[1,"two"]}`))
+		if !bytes.HasSuffix(line, []byte("\n")) || bytes.Count(line, []byte("\n")) != 1 {
+			t.Errorf("%q: not one line: %q", name, line)
+		}
+		var m struct {
+			JSONRPC string `json:"jsonrpc"`
+			ID      string `json:"id"`
+			Method  string `json:"method"`
+			Params  struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatalf("%q: %v: %s", name, err, line)
+		}
+		if m.JSONRPC != "2.0" || m.ID != "skillc-fwd-1" || m.Method != "tools/call" || m.Params.Name != name || string(m.Params.Arguments) != `{"x":[1,"two"]}` {
+			t.Errorf("%q: %s", name, line)
+		}
+		want, _ := json.Marshal(name)
+		if !bytes.Contains(line, append(append([]byte(`"name":`), want...), ',')) {
+			t.Errorf("%q: the name is not as encoding/json writes it: %s", name, line)
+		}
 	}
 }

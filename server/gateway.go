@@ -65,6 +65,9 @@ type gate struct {
 	mode Gate
 
 	names atomic.Pointer[gateway.Names]
+	// routes are the upstream tools registered with the SDK, by offered
+	// name, for the forwarder (forward.go).
+	routes atomic.Pointer[map[string]route]
 
 	syncMu sync.Mutex
 	// registered is each offered tool's definition as JSON, so a sync
@@ -218,6 +221,12 @@ func (g *gate) sync() {
 		g.s.mcp.AddTool(&t, g.forward(o.Upstream, o.Tool.Name))
 	}
 	g.registered = now
+	routes := make(map[string]route, len(now))
+	for name := range now {
+		o, _ := names.Lookup(name)
+		routes[name] = route{upstream: o.Upstream, tool: o.Tool.Name}
+	}
+	g.routes.Store(&routes)
 }
 
 // namesChanged forgets that the sessions' sets, and those of loads under

@@ -63,6 +63,8 @@ type Server struct {
 	stopOnce sync.Once
 	metrics  *metrics
 	gate     *gate
+	// impl is what the server says it is, to clients.
+	impl *mcp.Implementation
 }
 
 // New builds the server: tools, instructions and resources.
@@ -109,8 +111,8 @@ func New(opts Options) (*Server, error) {
 
 		stopping: make(chan struct{}),
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "skillc", Title: "skillc plans", Version: opts.Version},
-		&mcp.ServerOptions{Instructions: instructions, Logger: opts.Logger})
+	s.impl = &mcp.Implementation{Name: "skillc", Title: "skillc plans", Version: opts.Version}
+	s.mcp = mcp.NewServer(s.impl, &mcp.ServerOptions{Instructions: instructions, Logger: opts.Logger})
 	s.addTools()
 	if err := s.addResources(); err != nil {
 		return nil, err
@@ -126,7 +128,29 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 // Run serves one client over t (stdio, or an in-memory transport in
 // tests) until the client disconnects or ctx is done.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	return s.mcp.Run(ctx, t)
+	st, ok := t.(*stdioTransport)
+	if !ok || s.gate == nil {
+		return s.mcp.Run(ctx, t)
+	}
+	// A gateway over StdioTransport: as mcp.Server.Run, with the
+	// connection's forwarder told its session.
+	fst := *st
+	fst.fwd = s.gate.newForwarder(s.impl)
+	ss, err := s.mcp.Connect(ctx, &fst, nil)
+	if err != nil {
+		return err
+	}
+	fst.fwd.ss.Store(ss)
+	closed := make(chan error, 1)
+	go func() { closed <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		ss.Close()
+		<-closed
+		return ctx.Err()
+	case err := <-closed:
+		return err
+	}
 }
 
 // Instructions is the plan skill's body (its markdown without the

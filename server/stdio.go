@@ -53,6 +53,9 @@ type stdioTransport struct {
 	w       io.Writer
 	maxLine int
 	logger  *slog.Logger
+	// fwd, set by Server.Run when the server is a gateway, forwards the
+	// common upstream call past the SDK (forward.go).
+	fwd *forwarder
 }
 
 // Connect implements mcp.Transport: it starts reading r.
@@ -62,6 +65,7 @@ func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
 		pending: newInflight(),
 		logger:  t.logger,
 		in:      wire.NewInbox(),
+		fwd:     t.fwd,
 	}
 	go c.readLines(t.r, t.maxLine)
 	return c, nil
@@ -84,6 +88,8 @@ type stdioConn struct {
 	in *wire.Inbox
 
 	batches batches
+	// fwd, when set, takes forwarded calls off the SDK's path.
+	fwd *forwarder
 }
 
 // Read implements mcp.Connection.
@@ -97,6 +103,9 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return err
 	}
 	resp, _ := msg.(*jsonrpc.Response)
+	if resp != nil && c.fwd != nil {
+		c.fwd.answered(resp)
+	}
 	var data []byte
 	var err error
 	if all, inBatch := c.batches.answer(resp); inBatch {
@@ -127,6 +136,9 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // input or at the next line.
 func (c *stdioConn) Close() error {
 	c.in.Close()
+	if c.fwd != nil {
+		c.fwd.cancel()
+	}
 	return nil
 }
 
@@ -217,7 +229,8 @@ func (c *stdioConn) readLines(r io.Reader, maxLine int) {
 					code = codeParseError
 				}
 				writeError(c.out, code, msgErr.Error())
-			} else {
+			} else if len(msgs) != 1 || line[0] == '[' || c.fwd == nil || !c.fwd.intercept(c, msgs[0]) {
+				// To the SDK, unless forwarded past it (forward.go).
 				// Counted before the SDK can see it, so its answer
 				// cannot come first.
 				for _, m := range msgs {

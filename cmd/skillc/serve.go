@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillc/skillc/catalog"
+	"github.com/skillc/skillc/internal/wire"
 	"github.com/skillc/skillc/lint"
 	"github.com/skillc/skillc/server"
 	"github.com/skillc/skillc/store"
@@ -251,7 +252,16 @@ func serveRun(opts *ServeOptions) error {
 		if pool != nil {
 			oneProcessorForStdioGateway()
 		}
-		t := server.StdioTransport(pollableStdin(opts.IO.In), opts.IO.Out, int(opts.MaxBodyBytes), logger)
+		// Read and written past the runtime's system-call bookkeeping
+		// when they are pipes the runtime polls (wire.Pipe says why).
+		in, out := pollableStdin(opts.IO.In), pollableStdout(opts.IO.Out)
+		if f, ok := in.(*os.File); ok {
+			in = wire.Pipe(f)
+		}
+		if f, ok := out.(*os.File); ok {
+			out = wire.Pipe(f)
+		}
+		t := server.StdioTransport(in, out, int(opts.MaxBodyBytes), logger)
 		if err := srv.Run(ctx, t); err != nil && ctx.Err() == nil {
 			return fmt.Errorf("serve stdio: %w", err)
 		}

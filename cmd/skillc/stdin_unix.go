@@ -36,3 +36,27 @@ func pollableStdin(in io.Reader) io.Reader {
 	// the server reads it, so fd 0 stays open.
 	return os.NewFile(uintptr(fd), f.Name())
 }
+
+// pollableStdout is pollableStdin for stdout, so that the server's answers
+// are written by wire.Pipe. It is left alone when it is the pipe stderr
+// writes to as well (2>&1): the non-blocking mode would be stderr's too,
+// and the logger writes to it without the runtime's poller, so a full pipe
+// would lose lines instead of waiting.
+func pollableStdout(out io.Writer) io.Writer {
+	f, ok := out.(*os.File)
+	if !ok {
+		return out
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+		return out
+	}
+	if ei, err := os.Stderr.Stat(); err != nil || os.SameFile(fi, ei) {
+		return out
+	}
+	fd := int(f.Fd())
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		return out
+	}
+	return os.NewFile(uintptr(fd), f.Name())
+}

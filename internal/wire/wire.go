@@ -1,6 +1,7 @@
 // Package wire is what skillc's own MCP stdio connections (the server's
-// stdin, the gateway's stdio upstreams) share: reading a line, decoding it
-// into JSON-RPC messages, and handing them to the SDK's Read.
+// stdin, the gateway's stdio upstreams) share: reading and writing their
+// pipes (Pipe), reading a line, decoding it into JSON-RPC messages, and
+// handing them to the SDK's Read.
 package wire
 
 import (
@@ -8,77 +9,111 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sjson "github.com/segmentio/encoding/json"
 )
 
-// DecodeMessage is jsonrpc.DecodeMessage with encoding/json: the same wire
-// form, the same checks, keys matched exactly as the SDK matches them. It
-// is stricter in one way: the whole of data must be one JSON value (the
-// SDK's ignores what follows the first). The SDK's decodes through a
-// decoder that allocates a 32 KiB buffer per Unmarshal, twice per
-// message: on a tools/call line it took about 25 µs and 66 KB here, this
-// about 3 µs and 1.5 KB (BenchmarkDecodeMessage), and a call forwarded
-// through the gateway decodes two such lines. FuzzDecodeMessage holds the
-// two to the same answers.
+// DecodeMessage is jsonrpc.DecodeMessage without its stream decoder: the
+// same wire form, decoded by the same JSON package (segmentio's, keys
+// matched exactly, nesting bounded at 1000) into the same shape, so it
+// gives the same messages and refuses the same lines. It is stricter in
+// one way: the whole of data must be one JSON value (the SDK's ignores
+// what follows the first). The SDK's goes through a json.Decoder that
+// allocates a 32 KiB buffer per message, twice per message: on a
+// tools/call line it took about 20 µs and 66 KB here; encoding/json
+// into a map, which this was before, about 3.9 µs and 1.5 KB; this
+// about 1.8 µs and 400 B (BenchmarkDecodeMessage). A call forwarded
+// through the gateway decodes two such lines. FuzzDecodeMessage holds
+// the two to the same answers.
 func DecodeMessage(data []byte) (jsonrpc.Message, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
+	if err := checkDepth(data); err != nil {
 		return nil, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
 	}
-	var version string
-	var id any
-	for key, dst := range map[string]any{"jsonrpc": &version, "id": &id} {
-		if raw, ok := fields[key]; ok {
-			if err := json.Unmarshal(raw, dst); err != nil {
-				return nil, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
-			}
-		}
+	var msg wireMessage
+	rest, err := sjson.Parse(data, &msg, sjson.DontMatchCaseInsensitiveStructFields)
+	if err == nil && len(rest) > 0 {
+		err = fmt.Errorf("invalid character %q after top-level value", rest[0])
 	}
-	if version != "2.0" {
-		return nil, fmt.Errorf("invalid message version tag %q; expected %q", version, "2.0")
+	if err != nil {
+		return nil, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
 	}
-	rid, err := jsonrpc.MakeID(id)
+	if msg.VersionTag != "2.0" {
+		return nil, fmt.Errorf("invalid message version tag %q; expected %q", msg.VersionTag, "2.0")
+	}
+	id, err := jsonrpc.MakeID(msg.ID)
 	if err != nil {
 		return nil, err
 	}
-	if raw, ok := fields["method"]; ok {
+	if len(msg.Method) > 0 {
 		// The "method" key was there (its value may be ""): a request.
 		var method string
-		if err := json.Unmarshal(raw, &method); err != nil {
+		if err := sjson.Unmarshal(msg.Method, &method); err != nil {
 			return nil, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
 		}
-		return &jsonrpc.Request{ID: rid, Method: method, Params: fields["params"]}, nil
+		return &jsonrpc.Request{ID: id, Method: method, Params: msg.Params}, nil
 	}
-	if !rid.IsValid() {
+	if !id.IsValid() {
 		// The SDK's jsonrpc2.ErrInvalidRequest, which is not exported.
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request"}
 	}
-	resp := &jsonrpc.Response{ID: rid, Result: fields["result"]}
-	if raw, ok := fields["error"]; ok {
-		e, err := decodeError(raw)
-		if err != nil {
-			return nil, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
-		}
-		if e != nil {
-			resp.Error = e
-		}
+	resp := &jsonrpc.Response{ID: id, Result: msg.Result}
+	if msg.Error != nil {
+		resp.Error = &jsonrpc.Error{Code: msg.Error.Code, Message: msg.Error.Message, Data: msg.Error.Data}
 	}
 	return resp, nil
 }
 
-// decodeError decodes an answer's error object (nil for null), its keys
-// matched exactly.
-func decodeError(raw json.RawMessage) (*jsonrpc.Error, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
-		return nil, err
-	}
-	e := &jsonrpc.Error{Data: fields["data"]}
-	for key, dst := range map[string]any{"code": &e.Code, "message": &e.Message} {
-		if raw, ok := fields[key]; ok {
-			if err := json.Unmarshal(raw, dst); err != nil {
-				return nil, err
+// wireMessage is the SDK's wire form of a message as it decodes it
+// (jsonrpc2.wireDecode): Method raw, so that a "method" key is seen even
+// when its value is "".
+type wireMessage struct {
+	VersionTag string          `json:"jsonrpc"`
+	ID         any             `json:"id,omitempty"`
+	Method     json.RawMessage `json:"method"`
+	Params     json.RawMessage `json:"params,omitempty"`
+	Result     json.RawMessage `json:"result,omitempty"`
+	Error      *wireError      `json:"error,omitempty"`
+}
+
+// wireError is the SDK's jsonrpc2.WireError.
+type wireError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// maxDepth is how deep the SDK lets a message nest.
+const maxDepth = 1000
+
+// checkDepth refuses data that nests deeper than maxDepth, as the SDK's
+// JSON package does before it decodes (a scan of its own: the decoder
+// has no bound).
+func checkDepth(data []byte) error {
+	depth := 0
+	inString, escaped := false, false
+	for _, b := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inString = true
+		case '{', '[':
+			if depth++; depth > maxDepth {
+				return fmt.Errorf("json: exceeded maximum nesting depth of %d", maxDepth)
+			}
+		case '}', ']':
+			if depth > 0 {
+				depth--
 			}
 		}
 	}
-	return e, nil
+	return nil
 }

@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -35,6 +36,15 @@ var lines = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"ping"`,
 	`not json`,
 	``,
+	nested(maxDepth),     // as deep as the SDK lets a message nest,
+	nested(maxDepth + 1), // and one deeper
+	`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"s":"[[[\\"[["}}`,
+}
+
+// nested is a request whose params nest to depth (arrays, with the
+// message's own object).
+func nested(depth int) string {
+	return `{"jsonrpc":"2.0","id":1,"method":"ping","params":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
 }
 
 // TestDecodeMessageAsTheSDK: on every line, DecodeMessage gives the
