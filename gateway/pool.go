@@ -208,16 +208,11 @@ func (p *Pool) Call(ctx context.Context, server, tool string, args json.RawMessa
 	if !ok {
 		return nil, fmt.Errorf("no upstream named %q", server)
 	}
-	select {
-	case c.sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	defer func() { <-c.sem }()
-	sess, err := c.session(ctx, false)
+	sess, release, err := c.slot(ctx)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	params := &mcp.CallToolParams{Name: tool}
 	if len(args) > 0 {
 		params.Arguments = args
@@ -227,6 +222,23 @@ func (p *Pool) Call(ctx context.Context, server, tool string, args json.RawMessa
 		return res, nil
 	}
 	return nil, c.failed(ctx, sess, err)
+}
+
+// slot waits for one of the upstream's call slots (the bound on calls in
+// flight) and its session, connecting if there is none; release gives the
+// slot back.
+func (c *conn) slot(ctx context.Context) (sess *mcp.ClientSession, release func(), err error) {
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	release = func() { <-c.sem }
+	if sess, err = c.session(ctx, false); err != nil {
+		release()
+		return nil, nil, err
+	}
+	return sess, release, nil
 }
 
 // failed is the error of a call on sess that failed with err.
@@ -285,16 +297,11 @@ func (p *Pool) Forward(ctx context.Context, server, tool string, args json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	select {
-	case c.sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	defer func() { <-c.sem }()
-	sess, err := c.session(ctx, false)
+	sess, release, err := c.slot(ctx)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	c.mu.Lock()
 	raw := c.raw
 	if c.sess != sess {

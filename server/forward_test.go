@@ -201,14 +201,7 @@ func gatewayServer(t *testing.T, gate server.Gate, ups ...gateway.Upstream) *ser
 	pool := gateway.NewPool(ups, gateway.PoolOptions{})
 	t.Cleanup(func() { pool.Close() })
 	e := newEnv(t, nil)
-	srv, err := server.New(server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Upstreams: pool, Gate: gate, Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if failed := pool.Start(context.Background()); len(failed) > 0 {
-		t.Fatal(failed)
-	}
-	srv.SyncUpstreamTools()
+	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Upstreams: pool, Gate: gate, Version: "test"})
 	return srv
 }
 

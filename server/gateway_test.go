@@ -68,14 +68,7 @@ func TestGatewayHTTP(t *testing.T) {
 	}
 	pool := fsUpstream(t, dir)
 	e := newEnv(t, nil)
-	srv, err := server.New(server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Upstreams: pool, Gate: server.GateEnforce})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if failed := pool.Start(context.Background()); len(failed) > 0 {
-		t.Fatal(failed)
-	}
-	srv.SyncUpstreamTools()
+	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Upstreams: pool, Gate: server.GateEnforce})
 	for _, stateless := range []bool{false, true} {
 		name := "sessions"
 		if stateless {
@@ -171,14 +164,7 @@ func TestGatewayPlanChangedElsewhere(t *testing.T) {
 	pool := fsUpstream(t, dir)
 	loads := &loadCounter{Store: memory.New(store.Options{Now: func() time.Time { return fixedNow }})}
 	e := newEnv(t, loads)
-	srv, err := server.New(server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Upstreams: pool, Gate: server.GateEnforce})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if failed := pool.Start(context.Background()); len(failed) > 0 {
-		t.Fatal(failed)
-	}
-	srv.SyncUpstreamTools()
+	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Upstreams: pool, Gate: server.GateEnforce})
 	changed := make(chan struct{}, 10)
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := srv.MCP().Connect(context.Background(), st, nil)
@@ -249,14 +235,7 @@ func TestGatewayWithoutFeed(t *testing.T) {
 	pool := fsUpstream(t, dir)
 	loads := &loadCounter{Store: noFeed{memory.New(store.Options{Now: func() time.Time { return fixedNow }})}}
 	e := newEnv(t, loads)
-	srv, err := server.New(server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Upstreams: pool, Gate: server.GateEnforce})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if failed := pool.Start(context.Background()); len(failed) > 0 {
-		t.Fatal(failed)
-	}
-	srv.SyncUpstreamTools()
+	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Upstreams: pool, Gate: server.GateEnforce})
 	cs := connect(t, srv)
 	ok(t, cs, "make_plan", map[string]any{"title": "List", "steps": []map[string]any{
 		{"goal": "List.", "recommended_tools": []string{"list_directory"}},
@@ -297,14 +276,7 @@ func TestGatewayStatelessKeepsSet(t *testing.T) {
 	pool := fsUpstream(t, dir)
 	loads := &loadCounter{Store: memory.New(store.Options{Now: func() time.Time { return fixedNow }})}
 	e := newEnv(t, loads)
-	srv, err := server.New(server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Upstreams: pool, Gate: server.GateEnforce})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if failed := pool.Start(context.Background()); len(failed) > 0 {
-		t.Fatal(failed)
-	}
-	srv.SyncUpstreamTools()
+	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Upstreams: pool, Gate: server.GateEnforce})
 	ts := httptest.NewServer(srv.Handler(server.HTTPOptions{Stateless: true}))
 	defer ts.Close()
 	cs := httpClient(t, ts.URL, map[string]string{server.ConversationHeader: "chat"})
@@ -348,4 +320,20 @@ func TestGatewayStatelessKeepsSet(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// gatedServer is a server in front of pool, whose upstreams are started
+// and whose tools are registered.
+func gatedServer(t *testing.T, pool *gateway.Pool, opts server.Options) *server.Server {
+	t.Helper()
+	opts.Upstreams = pool
+	srv, err := server.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed := pool.Start(context.Background()); len(failed) > 0 {
+		t.Fatal(failed)
+	}
+	srv.SyncUpstreamTools()
+	return srv
 }
