@@ -88,6 +88,9 @@ type stdioConn struct {
 	in *wire.Inbox
 
 	batches batches
+	// version is the protocol version the client's initialize asked
+	// for; only the reader goroutine uses it.
+	version string
 	// fwd, when set, takes forwarded calls off the SDK's path.
 	fwd *forwarder
 }
@@ -219,8 +222,16 @@ func (c *stdioConn) readLines(r io.Reader, maxLine int) {
 			writeError(c.out, codeInvalidRequest, fmt.Sprintf("message longer than %d bytes refused (raise --max-body)", maxLine))
 		} else if line = bytes.TrimSpace(line); len(line) > 0 {
 			msgs, msgErr := wire.DecodeLine(line)
-			if msgErr == nil && line[0] == '[' {
+			switch {
+			case msgErr != nil:
+			case line[0] == '[' && c.version >= batchlessProtocol:
+				msgErr = fmt.Errorf("a batch (a JSON array of messages) is not part of MCP %s, the version this session's initialize asked for (batches ended with %s): send each message on a line of its own", c.version, batchlessProtocol)
+			case line[0] == '[':
 				msgErr = c.batches.add(msgs)
+			default:
+				if req, ok := msgs[0].(*jsonrpc.Request); ok && req.Method == "initialize" {
+					c.version = requestedVersion(req.Params)
+				}
 			}
 			if msgErr != nil {
 				c.logger.Warn("refused a malformed stdio message", "err", msgErr)
@@ -271,6 +282,22 @@ func drain(pending *inflight, sdkClosed <-chan struct{}, logger *slog.Logger) {
 		_, n = pending.wait()
 		logger.Warn("stdin closed; stopping with requests unanswered", "unanswered", n, "waited", StdioDrainGrace)
 	}
+}
+
+// batchlessProtocol is the first MCP version without JSON-RPC batches.
+// A batch on a session that asked for it or later is refused with an
+// error answer and the session goes on (the SDK's own stdio transport
+// ends the session).
+const batchlessProtocol = "2025-06-18"
+
+// requestedVersion is the protocolVersion of initialize's params ("" when
+// there is none: the SDK answers that request's error).
+func requestedVersion(params json.RawMessage) string {
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(params, &p)
+	return p.ProtocolVersion
 }
 
 func writeError(w io.Writer, code int, msg string) {

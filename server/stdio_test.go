@@ -116,6 +116,56 @@ func TestStdioBatch(t *testing.T) {
 	}
 }
 
+// TestStdioBatchRefused: on a session that asked for MCP 2025-06-18, which
+// has no batches, a batch gets one error answer, nothing in it runs, and
+// the session goes on.
+func TestStdioBatchRefused(t *testing.T) {
+	e := newEnv(t, nil)
+	s := e.server("alice", "chat-1")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() {
+		s.Run(context.Background(), serverStdio(inR, outW))
+		outW.Close()
+	}()
+	defer inW.Close()
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(nil, 1<<20)
+	io.WriteString(inW, stdioInitialize+"\n"+`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	if !sc.Scan() {
+		t.Fatal("no answer to initialize")
+	}
+	io.WriteString(inW, `[{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"make_plan","arguments":{"skill":"acat-reimbursement"}}},{"jsonrpc":"2.0","id":7,"method":"ping"}]`+"\n")
+	if !sc.Scan() {
+		t.Fatalf("no answer to the batch: %v", sc.Err())
+	}
+	var refusal struct {
+		ID    any `json:"id"`
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(sc.Bytes(), &refusal); err != nil || refusal.ID != nil || refusal.Error.Code != -32600 ||
+		!strings.Contains(refusal.Error.Message, "not part of MCP 2025-06-18") || !strings.Contains(refusal.Error.Message, "a line of its own") {
+		t.Fatalf("answer to a batch under 2025-06-18: %s", sc.Text())
+	}
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"view_plan","arguments":{}}}`+"\n")
+	if !sc.Scan() {
+		t.Fatalf("no answer after the batch: %v", sc.Err())
+	}
+	var view struct {
+		ID     any `json:"id"`
+		Result struct {
+			IsError bool `json:"isError"`
+		} `json:"result"`
+	}
+	// The batch's make_plan did not run: there is no plan to view.
+	if err := json.Unmarshal(sc.Bytes(), &view); err != nil || view.ID != float64(8) || !view.Result.IsError {
+		t.Errorf("view_plan after the refused batch: %s", sc.Text())
+	}
+}
+
 func serverStdio(r io.Reader, w io.Writer) mcp.Transport {
 	return server.StdioTransport(r, w, 4096, nil)
 }
