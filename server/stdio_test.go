@@ -85,17 +85,7 @@ func TestStdioBadLines(t *testing.T) {
 // array of the answers to its requests, in their order, notifications
 // left out.
 func TestStdioBatch(t *testing.T) {
-	e := newEnv(t, nil)
-	s := e.server("alice", "chat-1")
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	go func() {
-		s.Run(context.Background(), serverStdio(inR, outW))
-		outW.Close()
-	}()
-	defer inW.Close()
-	sc := bufio.NewScanner(outR)
-	sc.Buffer(nil, 1<<20)
+	inW, sc := rawStdio(t)
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`+"\n")
 	if !sc.Scan() {
 		t.Fatal("no answer to initialize")
@@ -120,17 +110,7 @@ func TestStdioBatch(t *testing.T) {
 // has no batches, a batch gets one error answer, nothing in it runs, and
 // the session goes on.
 func TestStdioBatchRefused(t *testing.T) {
-	e := newEnv(t, nil)
-	s := e.server("alice", "chat-1")
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	go func() {
-		s.Run(context.Background(), serverStdio(inR, outW))
-		outW.Close()
-	}()
-	defer inW.Close()
-	sc := bufio.NewScanner(outR)
-	sc.Buffer(nil, 1<<20)
+	inW, sc := rawStdio(t)
 	io.WriteString(inW, stdioInitialize+"\n"+`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
 	if !sc.Scan() {
 		t.Fatal("no answer to initialize")
@@ -164,6 +144,23 @@ func TestStdioBatchRefused(t *testing.T) {
 	if err := json.Unmarshal(sc.Bytes(), &view); err != nil || view.ID != float64(8) || !view.Result.IsError {
 		t.Errorf("view_plan after the refused batch: %s", sc.Text())
 	}
+}
+
+// rawStdio runs a server over pipes: what the test writes to in, the
+// server reads; sc scans its answers. in is closed when the test ends.
+func rawStdio(t *testing.T) (in io.Writer, sc *bufio.Scanner) {
+	t.Helper()
+	s := newEnv(t, nil).server("alice", "chat-1")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() {
+		s.Run(context.Background(), serverStdio(inR, outW))
+		outW.Close()
+	}()
+	t.Cleanup(func() { inW.Close() })
+	sc = bufio.NewScanner(outR)
+	sc.Buffer(nil, 1<<20)
+	return inW, sc
 }
 
 func serverStdio(r io.Reader, w io.Writer) mcp.Transport {
