@@ -353,6 +353,9 @@ func (f *forwarder) run(c *stdioConn, fc *fastCall) {
 // writes them, first and last; any other is decoded and encoded again.
 func (f *forwarder) mark(res json.RawMessage, serverInfo, resultType bool) json.RawMessage {
 	res = bytes.TrimSpace(res)
+	if len(res) < 2 || res[0] != '{' || res[len(res)-1] != '}' {
+		return res // Forward returns objects; this guards the slicing below
+	}
 	if !bytes.Contains(res, []byte(`_meta`)) && !bytes.Contains(res, []byte(`resultType`)) && !bytes.Contains(res, []byte(`\u`)) {
 		inner := bytes.TrimSpace(res[1 : len(res)-1])
 		out := make([]byte, 0, len(res)+len(f.serverInfo)+40)
