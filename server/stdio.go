@@ -225,7 +225,7 @@ func (c *stdioConn) readLines(r io.Reader, maxLine int) {
 			switch {
 			case msgErr != nil:
 			case line[0] == '[' && c.version >= batchlessProtocol:
-				msgErr = fmt.Errorf("a batch (a JSON array of messages) is not part of MCP %s, the version this session's initialize asked for (batches ended with %s): send each message on a line of its own", c.version, batchlessProtocol)
+				msgErr = fmt.Errorf("batches (JSON arrays of messages) are not part of MCP since %s, and this session's initialize asked for %s: send each message on a line of its own", batchlessProtocol, c.version)
 			case line[0] == '[':
 				msgErr = c.batches.add(msgs)
 			default:

@@ -127,7 +127,7 @@ func TestStdioBatchRefused(t *testing.T) {
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(sc.Bytes(), &refusal); err != nil || refusal.ID != nil || refusal.Error.Code != -32600 ||
-		!strings.Contains(refusal.Error.Message, "not part of MCP 2025-06-18") || !strings.Contains(refusal.Error.Message, "a line of its own") {
+		!strings.Contains(refusal.Error.Message, "not part of MCP since 2025-06-18, and this session's initialize asked for 2025-06-18") || !strings.Contains(refusal.Error.Message, "a line of its own") {
 		t.Fatalf("answer to a batch under 2025-06-18: %s", sc.Text())
 	}
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"view_plan","arguments":{}}}`+"\n")
