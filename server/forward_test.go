@@ -201,7 +201,7 @@ func gatewayServer(t *testing.T, gate server.Gate, ups ...gateway.Upstream) *ser
 	pool := gateway.NewPool(ups, gateway.PoolOptions{})
 	t.Cleanup(func() { pool.Close() })
 	e := newEnv(t, nil)
-	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Upstreams: pool, Gate: gate, Version: "test"})
+	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Gate: gate, Version: "test"})
 	return srv
 }
 

@@ -68,7 +68,7 @@ func TestGatewayHTTP(t *testing.T) {
 	}
 	pool := fsUpstream(t, dir)
 	e := newEnv(t, nil)
-	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Upstreams: pool, Gate: server.GateEnforce})
+	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Gate: server.GateEnforce})
 	for _, stateless := range []bool{false, true} {
 		name := "sessions"
 		if stateless {
@@ -164,7 +164,7 @@ func TestGatewayPlanChangedElsewhere(t *testing.T) {
 	pool := fsUpstream(t, dir)
 	loads := &loadCounter{Store: memory.New(store.Options{Now: func() time.Time { return fixedNow }})}
 	e := newEnv(t, loads)
-	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Upstreams: pool, Gate: server.GateEnforce})
+	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Gate: server.GateEnforce})
 	changed := make(chan struct{}, 10)
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := srv.MCP().Connect(context.Background(), st, nil)
@@ -235,7 +235,7 @@ func TestGatewayWithoutFeed(t *testing.T) {
 	pool := fsUpstream(t, dir)
 	loads := &loadCounter{Store: noFeed{memory.New(store.Options{Now: func() time.Time { return fixedNow }})}}
 	e := newEnv(t, loads)
-	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Upstreams: pool, Gate: server.GateEnforce})
+	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Gate: server.GateEnforce})
 	cs := connect(t, srv)
 	ok(t, cs, "make_plan", map[string]any{"title": "List", "steps": []map[string]any{
 		{"goal": "List.", "recommended_tools": []string{"list_directory"}},
@@ -276,7 +276,7 @@ func TestGatewayStatelessKeepsSet(t *testing.T) {
 	pool := fsUpstream(t, dir)
 	loads := &loadCounter{Store: memory.New(store.Options{Now: func() time.Time { return fixedNow }})}
 	e := newEnv(t, loads)
-	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Upstreams: pool, Gate: server.GateEnforce})
+	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Gate: server.GateEnforce})
 	ts := httptest.NewServer(srv.Handler(server.HTTPOptions{Stateless: true}))
 	defer ts.Close()
 	cs := httpClient(t, ts.URL, map[string]string{server.ConversationHeader: "chat"})
