@@ -25,6 +25,8 @@ func TestMain(m *testing.M) {
 		// What skillc graph runs to draw SVG and PNG (drawcmd.Find finds
 		// it on $PATH); the real one is cmd/skillc-draw.
 		drawcmd.Name: func() { os.Exit(render.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		// The floor BenchmarkGatewayForward compares the gateway with.
+		"bytecopy": byteCopy,
 	})
 }
 
