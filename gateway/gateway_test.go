@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -231,23 +232,8 @@ func TestPoolUnavailable(t *testing.T) {
 // stays); arguments that are not an object are refused before anything
 // is sent.
 func TestPoolForward(t *testing.T) {
-	node, err := exec.LookPath("node")
-	entry, _ := filepath.Abs(filepath.Join("..", "server", "testdata", "upstreams", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
-	if err == nil {
-		_, err = os.Stat(entry)
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skipf("node or server-everything is missing (%v): run npm ci --prefix server/testdata/upstreams", err)
-	}
-	p := NewPool([]Upstream{{Name: "everything", Type: "stdio", Command: node, Args: []string{entry, "stdio"}}}, PoolOptions{})
-	defer p.Close()
+	p := everythingPool(t)
 	ctx := context.Background()
-	if failed := p.Start(ctx); len(failed) > 0 {
-		t.Fatal(failed)
-	}
 	if !p.Forwardable("everything") || p.Forwardable("nope") {
 		t.Fatal("Forwardable: want everything and not nope")
 	}
@@ -268,4 +254,67 @@ func TestPoolForward(t *testing.T) {
 	if _, err := p.Forward(ctx, "everything", "echo", json.RawMessage(`[1]`)); err == nil || !strings.Contains(err.Error(), "not a JSON object") {
 		t.Errorf("arguments that are an array: %v", err)
 	}
+}
+
+// TestPoolForwardNotForwardable: a connection without a raw path (as one
+// made on the 2026-07-28 protocol is) makes Forward answer
+// ErrNotForwardable before it writes anything, and Call still makes the
+// call on that connection; once the connection has its raw path again,
+// Forward writes the call itself.
+func TestPoolForwardNotForwardable(t *testing.T) {
+	p := everythingPool(t)
+	ctx := context.Background()
+	c := p.conns["everything"]
+	c.mu.Lock()
+	raw := c.raw
+	c.raw = nil
+	c.mu.Unlock()
+	sent := raw.rawSeq.Load()
+
+	if p.Forwardable("everything") {
+		t.Error("Forwardable with no raw path")
+	}
+	if res, err := p.Forward(ctx, "everything", "echo", json.RawMessage(`{"message":"hi"}`)); !errors.Is(err, ErrNotForwardable) || res != nil {
+		t.Errorf("Forward: %s %v, want ErrNotForwardable", res, err)
+	}
+	if n := raw.rawSeq.Load(); n != sent {
+		t.Errorf("Forward wrote %d calls before answering ErrNotForwardable", n-sent)
+	}
+	res, err := p.Call(ctx, "everything", "echo", json.RawMessage(`{"message":"hi"}`))
+	if err != nil || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "Echo: hi" {
+		t.Errorf("Call on the same connection: %+v %v", res, err)
+	}
+
+	c.mu.Lock()
+	c.raw = raw
+	c.mu.Unlock()
+	if res, err := p.Forward(ctx, "everything", "echo", json.RawMessage(`{"message":"again"}`)); err != nil || string(res) != `{"content":[{"type":"text","text":"Echo: again"}]}` {
+		t.Errorf("Forward with the raw path back: %s %v", res, err)
+	}
+	if n := raw.rawSeq.Load(); n != sent+1 {
+		t.Errorf("%d calls written, want 1", n-sent)
+	}
+}
+
+// everythingPool is a started pool of one upstream, the everything server
+// from npm, named everything.
+func everythingPool(t *testing.T) *Pool {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	entry, _ := filepath.Abs(filepath.Join("..", "server", "testdata", "upstreams", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
+	if err == nil {
+		_, err = os.Stat(entry)
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skipf("node or server-everything is missing (%v): run npm ci --prefix server/testdata/upstreams", err)
+	}
+	p := NewPool([]Upstream{{Name: "everything", Type: "stdio", Command: node, Args: []string{entry, "stdio"}}}, PoolOptions{})
+	t.Cleanup(func() { p.Close() })
+	if failed := p.Start(context.Background()); len(failed) > 0 {
+		t.Fatal(failed)
+	}
+	return p
 }

@@ -58,6 +58,8 @@ func TestMain(m *testing.M) {
 		os.Exit(runChild())
 	case "http":
 		os.Exit(runHTTPChild())
+	case "sdk-echo":
+		os.Exit(runSDKEcho())
 	}
 	os.Exit(m.Run())
 }

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/skillc/skillc/gateway"
 	"github.com/skillc/skillc/server"
 )
@@ -445,4 +447,83 @@ func readPid(t *testing.T, file string) int {
 		return err == nil
 	})
 	return pid
+}
+
+// TestForwardConnectionChanged: a call taken past the SDK that finds, when
+// its turn comes, the upstream reconnected on a protocol Forward leaves to
+// the SDK's client (2026-07-28, the Go SDK's server here) is made with
+// Pool.Call on the new connection, and answered as the SDK answers the same
+// call. The upstream allows one call at a time: the call waits for the
+// slot of a long one, and the upstream is killed meanwhile.
+func TestForwardConnectionChanged(t *testing.T) {
+	node, err := exec.LookPath("node")
+	entry, _ := filepath.Abs(filepath.Join("testdata", "upstreams", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
+	if err == nil {
+		_, err = os.Stat(entry)
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skipf("node or server-everything is missing (%v): run npm ci --prefix server/testdata/upstreams", err)
+	}
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	// The everything server first, this test binary as the Go SDK's
+	// echo server on every later start.
+	script := `if [ -e "$DIR/again" ]; then exec "$SELF" -test.run='^$'; fi
+touch "$DIR/again"; echo $$ > "$PID"; exec "$NODE" "$ENTRY" stdio`
+	up := gateway.Upstream{Name: "everything", Type: "stdio", Command: "sh", Args: []string{"-c", script},
+		Env: map[string]string{"DIR": dir, "PID": pidFile, "NODE": node, "ENTRY": entry, "SELF": os.Args[0], childEnv: "sdk-echo"}}
+	pool := gateway.NewPool([]gateway.Upstream{up}, gateway.PoolOptions{MaxInFlight: 1, RetryEvery: time.Millisecond})
+	t.Cleanup(func() { pool.Close() })
+	e := newEnv(t, nil)
+	srv := gatedServer(t, pool, server.Options{Planner: e.planner(), Catalog: e.catalog, User: "alice", Session: "chat", Gate: server.GateList, Version: "test"})
+	c := startRaw(t, srv)
+	c.initialize()
+	if _, res := c.call(`1`, "echo", `{"message":"first"}`, ""); !strings.Contains(string(res), "Echo: first") {
+		t.Fatalf("echo on the everything server: %s", res)
+	}
+
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"trigger-long-running-operation","arguments":{"duration":20,"steps":2}}}`)
+	time.Sleep(300 * time.Millisecond) // call 2 holds the one slot
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"message":"later"}}}`)
+	time.Sleep(300 * time.Millisecond) // call 3 waits for it
+	if err := syscall.Kill(readPid(t, pidFile), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if _, m := c.answer("2"); !strings.Contains(string(m["result"]), "failed during the call") {
+		t.Errorf("the killed call: %s", m["result"])
+	}
+	line3, m3 := c.answer("3")
+	if pool.Forwardable("everything") {
+		t.Fatal("the Go SDK's server was connected with a raw path: this test needs a protocol Forward leaves to the SDK's client")
+	}
+	if text, isErr := resultText(t, m3["result"]); isErr || text != "SDK echo: later" {
+		t.Errorf("the call that found the connection changed: %s", line3)
+	}
+	// The same call now goes through the SDK (nothing is forwardable):
+	// the same answer.
+	line4, _ := c.call(`4`, "echo", `{"message":"later"}`, "")
+	if want := strings.Replace(line4, `"id":4`, `"id":3`, 1); line3 != want {
+		t.Errorf("answered past the SDK:\n%s\nthrough it:\n%s", line3, want)
+	}
+}
+
+// runSDKEcho serves one tool, echo, with the Go SDK's server on stdio: an
+// upstream on the SDK's newest protocol.
+func runSDKEcho() int {
+	s := mcp.NewServer(&mcp.Implementation{Name: "sdk-echo", Version: "1"}, nil)
+	type in struct {
+		Message string `json:"message"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echoes the message"},
+		func(_ context.Context, _ *mcp.CallToolRequest, args in) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "SDK echo: " + args.Message}}}, nil, nil
+		})
+	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
 }
