@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillc/skillc/graph"
+	"github.com/skillc/skillc/internal/upstreamtest"
 	"github.com/skillc/skillc/plan"
 )
 
@@ -300,17 +300,7 @@ func TestPoolForwardNotForwardable(t *testing.T) {
 // from npm, named everything.
 func everythingPool(t *testing.T) *Pool {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	entry, _ := filepath.Abs(filepath.Join("..", "server", "testdata", "upstreams", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
-	if err == nil {
-		_, err = os.Stat(entry)
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skipf("node or server-everything is missing (%v): run npm ci --prefix server/testdata/upstreams", err)
-	}
+	node, entry := upstreamtest.Everything(t)
 	p := NewPool([]Upstream{{Name: "everything", Type: "stdio", Command: node, Args: []string{entry, "stdio"}}}, PoolOptions{})
 	t.Cleanup(func() { p.Close() })
 	if failed := p.Start(context.Background()); len(failed) > 0 {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillc/skillc/gateway"
+	"github.com/skillc/skillc/internal/upstreamtest"
 	"github.com/skillc/skillc/server"
 )
 
@@ -34,18 +34,7 @@ type upstreamLog struct{ in, out, pid string }
 // behind a shell that writes its pid and tees its input and output.
 func everything(t *testing.T, name string) (gateway.Upstream, *upstreamLog) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	entry, _ := filepath.Abs(filepath.Join("testdata", "upstreams", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
-	if err == nil {
-		_, err = os.Stat(entry)
-	}
-	if err != nil {
-		msg := "node or server-everything is missing (" + err.Error() + "): run npm ci --prefix server/testdata/upstreams"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	node, entry := upstreamtest.Everything(t)
 	dir := t.TempDir()
 	l := &upstreamLog{in: filepath.Join(dir, "in"), out: filepath.Join(dir, "out"), pid: filepath.Join(dir, "pid")}
 	// Through fifos rather than a pipeline, so that once node exits (or
@@ -456,17 +445,7 @@ func readPid(t *testing.T, file string) int {
 // call. The upstream allows one call at a time: the call waits for the
 // slot of a long one, and the upstream is killed meanwhile.
 func TestForwardConnectionChanged(t *testing.T) {
-	node, err := exec.LookPath("node")
-	entry, _ := filepath.Abs(filepath.Join("testdata", "upstreams", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
-	if err == nil {
-		_, err = os.Stat(entry)
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skipf("node or server-everything is missing (%v): run npm ci --prefix server/testdata/upstreams", err)
-	}
+	node, entry := upstreamtest.Everything(t)
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "pid")
 	// The everything server first, this test binary as the Go SDK's

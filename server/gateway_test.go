@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillc/skillc/gateway"
+	"github.com/skillc/skillc/internal/upstreamtest"
 	"github.com/skillc/skillc/plan"
 	"github.com/skillc/skillc/server"
 	"github.com/skillc/skillc/store"
@@ -27,18 +27,7 @@ import (
 // package, and fails so under CI.
 func fsUpstream(t *testing.T, dir string) *gateway.Pool {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	entry, _ := filepath.Abs(filepath.Join("testdata", "upstreams", "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js"))
-	if err == nil {
-		_, err = os.Stat(entry)
-	}
-	if err != nil {
-		msg := "node or server-filesystem is missing (" + err.Error() + "): run npm ci --prefix server/testdata/upstreams"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	node, entry := upstreamtest.Server(t, "server-filesystem")
 	pool := gateway.NewPool([]gateway.Upstream{{Name: "fs", Command: node, Args: []string{entry, dir}, Type: "stdio"}}, gateway.PoolOptions{})
 	t.Cleanup(func() { pool.Close() })
 	return pool

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillc/skillc/internal/upstreamtest"
 )
 
 // BenchmarkGatewayForward compares a call forwarded by `skillc serve
@@ -34,14 +36,7 @@ import (
 //
 //	go test ./cmd/skillc -run '^$' -bench GatewayForward -benchtime 1000x
 func BenchmarkGatewayForward(b *testing.B) {
-	node, err := exec.LookPath("node")
-	entry, _ := filepath.Abs(filepath.Join(upstreamsDir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
-	if err == nil {
-		_, err = os.Stat(entry)
-	}
-	if err != nil {
-		b.Skipf("node or server-everything is missing (%v): run npm ci --prefix server/testdata/upstreams", err)
-	}
+	node, entry := upstreamtest.Everything(b)
 	bin, err := exec.LookPath("skillc")
 	if err != nil {
 		b.Fatal(err)
