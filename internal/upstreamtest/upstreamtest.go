@@ -7,14 +7,22 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
-// Dir is the npm folder of the upstream servers.
+// Dir is the npm folder of the upstream servers, found from the working
+// directory (a package's folder under go test) up to the module's root:
+// not from this file's compiled-in path, which -trimpath makes relative.
 func Dir() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "server", "testdata", "upstreams")
+	dir, _ := os.Getwd()
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return filepath.Join(d, "server", "testdata", "upstreams")
+		}
+		if filepath.Dir(d) == d {
+			return filepath.Join(dir, "server", "testdata", "upstreams")
+		}
+	}
 }
 
 // Everything returns node and the entry point of the everything server
