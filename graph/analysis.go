@@ -119,6 +119,9 @@ func (g *Graph) reachesEnd() []bool {
 // 100,000-step chain turns into a 100,000-frame recursion, and it returns
 // the components in map order.
 func (g *Graph) components() [][]int32 {
+	if !g.goesBack() {
+		return nil
+	}
 	n := len(g.nodes)
 	const unvisited = -1
 	index := make([]int32, n)
@@ -221,6 +224,21 @@ func (g *Graph) components() [][]int32 {
 		}
 	}
 	return sorted
+}
+
+// goesBack reports whether some arc leads to its own step or an earlier
+// one. A loop needs such an arc (see loops.go): a graph whose arcs all go
+// forward in written order, as most skills' do, has no loop, and one pass
+// over the arcs tells so without Tarjan's walk and its five slices.
+func (g *Graph) goesBack() bool {
+	for v := range int32(g.Len()) {
+		for _, w := range g.out(v) {
+			if w <= v {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (g *Graph) selfLoop(v int32) bool {
