@@ -65,15 +65,13 @@ func (g *Graph) Cycles() [][]string {
 	return out
 }
 
-// reachable marks the nodes the entry reaches: an iterative depth-first
-// walk, O(V+E).
-func (g *Graph) reachable() []bool {
-	seen := make([]bool, len(g.nodes))
+// reachable marks in seen, a slot per node, the nodes the entry reaches:
+// an iterative depth-first walk, O(V+E). A node is pushed at most once, so
+// scratch, a slot per node, holds the stack.
+func (g *Graph) reachable(seen []bool, scratch []int32) []bool {
 	if g.entry >= 0 {
 		seen[g.entry] = true
-		// A node is pushed at most once: room for all is one allocation.
-		stack := make([]int32, 1, len(g.nodes))
-		stack[0] = int32(g.entry)
+		stack := append(scratch[:0], int32(g.entry))
 		for len(stack) > 0 {
 			v := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
@@ -88,16 +86,15 @@ func (g *Graph) reachable() []bool {
 	return seen
 }
 
-// reachesEnd marks the nodes from which end is reachable: a breadth-first
-// walk from end over the reversed arcs, O(V+E).
-func (g *Graph) reachesEnd() []bool {
-	seen := make([]bool, len(g.nodes))
+// reachesEnd marks in seen the nodes from which end is reachable: a
+// breadth-first walk from end over the reversed arcs, O(V+E), its queue
+// in scratch, a slot per node.
+func (g *Graph) reachesEnd(seen []bool, scratch []int32) []bool {
 	end := int32(g.endIndex())
 	seen[end] = true
 	// An index walks the queue: slicing its head off would make append
 	// copy it over and over.
-	queue := make([]int32, 1, len(g.nodes))
-	queue[0] = end
+	queue := append(scratch[:0], end)
 	for head := 0; head < len(queue); head++ {
 		v := queue[head]
 		for _, w := range g.in(v) {

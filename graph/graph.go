@@ -139,8 +139,12 @@ func build(entry string, steps Steps) (*Graph, error) {
 		g.addThens(i)
 	}
 	g.buildArcs()
-	g.reach = g.reachable()
-	g.toEnd = g.reachesEnd()
+	// The two walks run one after the other: they share one block of
+	// marks and one of scratch for their stack and queue.
+	nodes := len(g.nodes)
+	marks, scratch := make([]bool, 2*nodes), make([]int32, nodes)
+	g.reach = g.reachable(marks[:nodes:nodes], scratch)
+	g.toEnd = g.reachesEnd(marks[nodes:], scratch)
 	g.sccs = g.components()
 	return g, nil
 }
@@ -290,19 +294,22 @@ func smallNumber(s string) (int, bool) {
 
 // buildArcs turns the edge list into compressed rows, O(V+E): at most two
 // arcs out of each step (one when both edges share a target), and the same
-// arcs turned round for the walks back from end.
+// arcs turned round for the walks back from end. Both rows' offsets and
+// arcs share one block: there are at most as many arcs as edges and thens.
 func (g *Graph) buildArcs() {
 	n := len(g.nodes)
-	g.succAt = make([]int32, n+1)
-	g.succ = make([]int32, 0, len(g.edges))
-	predCount := make([]int32, n+1)
+	m := len(g.edges) + len(g.thens)
+	block := make([]int32, 2*(n+1)+2*m)
+	g.succAt, block = block[:n+1:n+1], block[n+1:]
+	g.predAt, block = block[:n+1:n+1], block[n+1:]
+	g.succ, g.pred = block[:0:m], block[m:]
 	for i, j, v := 0, 0, 0; v < n; v++ {
 		g.succAt[v] = int32(len(g.succ))
 		start := len(g.succ)
 		add := func(w int32) {
 			if !slices.Contains(g.succ[start:], w) {
 				g.succ = append(g.succ, w)
-				predCount[w+1]++
+				g.predAt[w]++
 			}
 		}
 		for ; i < len(g.edges) && int(g.edges[i].from) == v; i++ {
@@ -315,18 +322,19 @@ func (g *Graph) buildArcs() {
 	}
 	g.succAt[n] = int32(len(g.succ))
 
-	// Counting sort of the arcs by target: rows in node order, each row's
-	// sources ascending because the sources are visited in order.
-	g.predAt = predCount
-	for v := 1; v <= n; v++ {
+	// Counting sort of the arcs by target: predAt[w] counts w's arcs, then
+	// ends w's row, and each arc placed moves it back one, so it ends at
+	// the row's start with no second array of cursors. Sources are placed
+	// last first, so each row's sources ascend.
+	for v := 1; v < n; v++ {
 		g.predAt[v] += g.predAt[v-1]
 	}
-	g.pred = make([]int32, len(g.succ))
-	next := slices.Clone(g.predAt[:n])
-	for v := 0; v < n; v++ {
+	g.predAt[n] = int32(len(g.succ))
+	g.pred = g.pred[:len(g.succ)]
+	for v := n - 1; v >= 0; v-- {
 		for _, w := range g.out(int32(v)) {
-			g.pred[next[w]] = int32(v)
-			next[w]++
+			g.predAt[w]--
+			g.pred[g.predAt[w]] = int32(v)
 		}
 	}
 }
