@@ -65,15 +65,13 @@ func (g *Graph) Cycles() [][]string {
 	return out
 }
 
-// reachable marks the nodes the entry reaches: an iterative depth-first
-// walk, O(V+E).
-func (g *Graph) reachable() []bool {
-	seen := make([]bool, len(g.nodes))
+// reachable marks in seen, a slot per node, the nodes the entry reaches:
+// an iterative depth-first walk, O(V+E). A node is pushed at most once, so
+// scratch, a slot per node, holds the stack.
+func (g *Graph) reachable(seen []bool, scratch []int32) []bool {
 	if g.entry >= 0 {
 		seen[g.entry] = true
-		// A node is pushed at most once: room for all is one allocation.
-		stack := make([]int32, 1, len(g.nodes))
-		stack[0] = int32(g.entry)
+		stack := append(scratch[:0], int32(g.entry))
 		for len(stack) > 0 {
 			v := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
@@ -88,16 +86,15 @@ func (g *Graph) reachable() []bool {
 	return seen
 }
 
-// reachesEnd marks the nodes from which end is reachable: a breadth-first
-// walk from end over the reversed arcs, O(V+E).
-func (g *Graph) reachesEnd() []bool {
-	seen := make([]bool, len(g.nodes))
+// reachesEnd marks in seen the nodes from which end is reachable: a
+// breadth-first walk from end over the reversed arcs, O(V+E), its queue
+// in scratch, a slot per node.
+func (g *Graph) reachesEnd(seen []bool, scratch []int32) []bool {
 	end := int32(g.endIndex())
 	seen[end] = true
 	// An index walks the queue: slicing its head off would make append
 	// copy it over and over.
-	queue := make([]int32, 1, len(g.nodes))
-	queue[0] = end
+	queue := append(scratch[:0], end)
 	for head := 0; head < len(queue); head++ {
 		v := queue[head]
 		for _, w := range g.in(v) {
@@ -119,6 +116,9 @@ func (g *Graph) reachesEnd() []bool {
 // 100,000-step chain turns into a 100,000-frame recursion, and it returns
 // the components in map order.
 func (g *Graph) components() [][]int32 {
+	if !g.goesBack() {
+		return nil
+	}
 	n := len(g.nodes)
 	const unvisited = -1
 	index := make([]int32, n)
@@ -221,6 +221,21 @@ func (g *Graph) components() [][]int32 {
 		}
 	}
 	return sorted
+}
+
+// goesBack reports whether some arc leads to its own step or an earlier
+// one. A loop needs such an arc (see loops.go): a graph whose arcs all go
+// forward in written order, as most skills' do, has no loop, and one pass
+// over the arcs tells so without Tarjan's walk and its five slices.
+func (g *Graph) goesBack() bool {
+	for v := range int32(g.Len()) {
+		for _, w := range g.out(v) {
+			if w <= v {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (g *Graph) selfLoop(v int32) bool {

@@ -126,50 +126,59 @@ func Check(t *Template, limits Limits) []Problem {
 	if t == nil {
 		return nil
 	}
+	return CheckSteps(t.Title, t.Entry, t.steps(), limits)
+}
+
+// CheckSteps is Check of the template with this title, entry ("" for the
+// first step) and steps: the one check, whether the steps are a
+// Template's (make_plan) or a compiled skill's read in place (lint).
+func CheckSteps(title, entry string, steps Steps, limits Limits) []Problem {
 	l := limits.OrDefault()
 	var ps []Problem
 	add := func(p Problem) { ps = append(ps, p) }
 
-	if n := utf8.RuneCountInString(t.Title); n > l.MaxTitleLen {
+	if n := utf8.RuneCountInString(title); n > l.MaxTitleLen {
 		add(Problem{Code: CodeLimit, Index: -1, Limit: LimitTitle,
 			Message: fmt.Sprintf("the title is %d characters; at most %d are allowed", n, l.MaxTitleLen)})
 	}
-	if n := len(t.Steps); n > l.MaxSteps {
+	n := steps.Len()
+	if n > l.MaxSteps {
 		add(Problem{Code: CodeLimit, Index: -1, Limit: LimitSteps,
 			Message: fmt.Sprintf("the plan has %d steps; at most %d are allowed: split the work or keep the steps coarser", n, l.MaxSteps)})
 	}
 
 	idsOK := true
-	for i := range t.Steps {
-		st := &t.Steps[i]
-		if p, ok := checkID(st.ID, i); !ok {
+	for i := range n {
+		id, goal := steps.ID(i), steps.Goal(i)
+		if p, ok := checkID(id, i); !ok {
 			add(p)
 			idsOK = false
 		}
-		if strings.TrimSpace(st.Goal) == "" {
-			add(Problem{Code: CodeEmptyGoal, Step: st.ID, Index: i,
-				Message: fmt.Sprintf("step %q has no goal", st.ID),
+		if strings.TrimSpace(goal) == "" {
+			add(Problem{Code: CodeEmptyGoal, Step: id, Index: i,
+				Message: fmt.Sprintf("step %q has no goal", id),
 				Detail:  "the step's first line says what it achieves, such as \"List ACAT transfers.\""})
-		} else if len(st.Goal) > l.MaxGoalLen {
+		} else if len(goal) > l.MaxGoalLen {
 			// A goal has no more characters than bytes, so most goals are
 			// never counted: counting them all was a tenth of Check.
-			if n := utf8.RuneCountInString(st.Goal); n > l.MaxGoalLen {
-				add(Problem{Code: CodeLimit, Step: st.ID, Index: i, Limit: LimitGoal,
-					Message: fmt.Sprintf("the goal of step %q is %d characters; at most %d are allowed: keep it to one sentence and put the rest in detail", st.ID, n, l.MaxGoalLen)})
+			if n := utf8.RuneCountInString(goal); n > l.MaxGoalLen {
+				add(Problem{Code: CodeLimit, Step: id, Index: i, Limit: LimitGoal,
+					Message: fmt.Sprintf("the goal of step %q is %d characters; at most %d are allowed: keep it to one sentence and put the rest in detail", id, n, l.MaxGoalLen)})
 			}
 		}
-		for _, tool := range st.RecommendedTools {
-			if p := CheckToolName(tool); p != nil {
-				p.Step, p.Index = st.ID, i
+		tools := steps.Tools(i)
+		for j := range tools {
+			if p := CheckToolName(steps.Tool(i, j)); p != nil {
+				p.Step, p.Index = id, i
 				add(*p)
 			}
 		}
-		if n := len(st.RecommendedTools); n > l.MaxTools {
-			add(Problem{Code: CodeLimit, Step: st.ID, Index: i, Limit: LimitTools,
-				Message: fmt.Sprintf("step %q recommends %d tools; at most %d are allowed: keep the few the step needs", st.ID, n, l.MaxTools)})
+		if tools > l.MaxTools {
+			add(Problem{Code: CodeLimit, Step: id, Index: i, Limit: LimitTools,
+				Message: fmt.Sprintf("step %q recommends %d tools; at most %d are allowed: keep the few the step needs", id, tools, l.MaxTools)})
 		}
 	}
-	if len(t.Steps) == 0 {
+	if n == 0 {
 		return ps
 	}
 
@@ -179,22 +188,23 @@ func Check(t *Template, limits Limits) []Problem {
 	var g *Graph
 	if idsOK {
 		var err error
-		g, err = build(t)
+		g, err = build(entry, steps)
 		idsOK = err == nil
 	}
 	if !idsOK {
-		return append(ps, duplicates(t)...)
+		return append(ps, duplicates(steps)...)
 	}
 	if g.entryMissing {
 		add(Problem{Code: CodeUnknownTarget, Index: -1,
-			Message: fmt.Sprintf("the entry %q names no step", t.Entry),
-			Detail:  "valid IDs: " + idList(t)})
+			Message: fmt.Sprintf("the entry %q names no step", entry),
+			Detail:  "valid IDs: " + idList(steps)})
 	}
 
 	suggestions := 0
-	for i := range t.Steps {
-		st := &t.Steps[i]
-		for _, e := range stepTargets(st) {
+	var targets [4]edgeTarget
+	for i := range n {
+		id := g.nodes[i]
+		for _, e := range stepTargets(steps, i, &targets) {
 			k, to := e.kind, e.to
 			if to == "" {
 				continue
@@ -202,14 +212,14 @@ func Check(t *Template, limits Limits) []Problem {
 			if _, ok := g.lookup(to); ok {
 				continue
 			}
-			p := Problem{Code: CodeUnknownTarget, Step: st.ID, Index: i, Edge: k, OnEdge: true,
-				Message: fmt.Sprintf("step %q: %s %q names no step", st.ID, e.field, to),
-				Detail:  "valid targets: " + idList(t) + ", end, fail"}
+			p := Problem{Code: CodeUnknownTarget, Step: id, Index: i, Edge: k, OnEdge: true,
+				Message: fmt.Sprintf("step %q: %s %q names no step", id, e.field, to),
+				Detail:  "valid targets: " + idList(steps) + ", end, fail"}
 			// Numbers are not typos: "9" is not a near miss of "1". A few
 			// suggestions are enough, and each reads every ID.
 			if _, numeric := strconv.Atoi(to); numeric != nil && suggestions < 64 {
 				suggestions++
-				if s := diag.Nearest(to, append(stepIDs(t), End, Fail)); s != "" {
+				if s := diag.Nearest(to, append(stepIDs(steps), End, Fail)); s != "" {
 					p.Suggestion = s
 					p.Detail = fmt.Sprintf("did you mean %q? ", s) + p.Detail
 				}
@@ -228,11 +238,11 @@ func Check(t *Template, limits Limits) []Problem {
 
 // duplicates reports each step whose ID an earlier step has. It builds a
 // map of every ID, so Check calls it only when the graph cannot be built.
-func duplicates(t *Template) []Problem {
+func duplicates(steps Steps) []Problem {
 	var ps []Problem
-	first := make(map[string]int, len(t.Steps))
-	for i := range t.Steps {
-		id := t.Steps[i].ID
+	first := make(map[string]int, steps.Len())
+	for i := range steps.Len() {
+		id := steps.ID(i)
 		j, dup := first[id]
 		if !dup {
 			first[id] = i
@@ -240,7 +250,7 @@ func duplicates(t *Template) []Problem {
 		}
 		// A compiled step knows its line, and its author writes {#id}.
 		detail := fmt.Sprintf("the first step with this ID is step %d of the list; give each step its own ID", j+1)
-		if line := t.Steps[j].Line; line > 0 {
+		if line := steps.Line(j); line > 0 {
 			detail = fmt.Sprintf("the first step with this ID is on line %d; give each step its own {#id}", line)
 		}
 		ps = append(ps, Problem{Code: CodeDuplicateID, Step: id, Index: i,
@@ -347,23 +357,23 @@ func suggestToolName(name string) string {
 	return s
 }
 
-func stepIDs(t *Template) []string {
-	out := make([]string, len(t.Steps))
-	for i := range t.Steps {
-		out[i] = t.Steps[i].ID
+func stepIDs(steps Steps) []string {
+	out := make([]string, steps.Len())
+	for i := range out {
+		out[i] = steps.ID(i)
 	}
 	return out
 }
 
 // idList names the steps for a message, shortened for long templates.
-func idList(t *Template) string {
+func idList(steps Steps) string {
 	var ids []string
-	for i := range t.Steps {
+	for i := range steps.Len() {
 		if i == 10 {
-			ids = append(ids, fmt.Sprintf("and %d more", len(t.Steps)-10))
+			ids = append(ids, fmt.Sprintf("and %d more", steps.Len()-10))
 			break
 		}
-		ids = append(ids, strconv.Quote(t.Steps[i].ID))
+		ids = append(ids, strconv.Quote(steps.ID(i)))
 	}
 	return strings.Join(ids, ", ")
 }

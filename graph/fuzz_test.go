@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/skillc/skillc/compiler"
@@ -14,7 +15,7 @@ import (
 // panics and keeps its invariants: every step is either reachable or not,
 // every loop is a real path back to its start, drawings are deterministic.
 func FuzzGraph(f *testing.F) {
-	files, _ := filepath.Glob("../testdata/graph/*.md")
+	files, _ := filepath.Glob("../testdata/*/*.md")
 	files = append(files, "../skills/acat-reimbursement/SKILL.md")
 	for _, p := range files {
 		if b, err := os.ReadFile(p); err == nil {
@@ -25,6 +26,13 @@ func FuzzGraph(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		sk, _ := compiler.Compile("fuzz.md", src, compiler.Options{})
 		s := sk.Template()
+		// Lint checks the compiled steps in place, make_plan the template:
+		// the two views must give the same problems.
+		for _, l := range []graph.Limits{{}, {Strict: true}} {
+			if want, got := graph.Check(s, l), graph.CheckSteps(sk.Title, sk.Entry, sk.TemplateSteps(), l); !reflect.DeepEqual(got, want) {
+				t.Fatalf("CheckSteps of the skill's steps:\n%+v\nCheck of its template:\n%+v", got, want)
+			}
+		}
 		g, err := graph.New(s)
 		if err != nil {
 			return
@@ -44,7 +52,6 @@ func FuzzGraph(f *testing.F) {
 			}
 		}
 		_ = g.Problems()
-		_ = graph.Check(s, graph.Limits{})
 		g2, _ := graph.New(s)
 		if !bytes.Equal(g.DOT(), g2.DOT()) || !bytes.Equal(g.Mermaid(), g2.Mermaid()) {
 			t.Fatal("drawings differ between two builds")

@@ -28,7 +28,10 @@ type edge struct {
 // Graph is the step graph of one skill. It is immutable once built and safe
 // for concurrent use.
 type Graph struct {
-	tmpl *Template
+	// tmpl is the template of a graph New built, for the drawings; nil
+	// for one Check built. Every analysis reads the steps.
+	tmpl  *Template
+	steps Steps
 
 	// nodes holds the step IDs in source order, then End, then Fail; every
 	// analysis works on these indexes.
@@ -78,29 +81,33 @@ type Graph struct {
 // be told apart: an empty, duplicate or reserved ID, or an entry that is
 // not a step.
 func New(t *Template) (*Graph, error) {
-	g, err := build(t)
+	if t == nil {
+		return nil, errors.New("no template to build a graph from")
+	}
+	g, err := build(t.Entry, t.steps())
 	if err == nil && g.entryMissing {
 		return nil, fmt.Errorf("entry %q is not a step of the skill", t.Entry)
+	}
+	if g != nil {
+		g.tmpl = t
 	}
 	return g, err
 }
 
-// build is New without refusing an unknown entry: Check still resolves the
-// targets on such a graph, whose analyses then start at the first step.
-func build(t *Template) (*Graph, error) {
-	if t == nil {
-		return nil, errors.New("no template to build a graph from")
-	}
-	n := len(t.Steps)
+// build is New of the steps, entry "" naming the first, without refusing
+// an unknown entry: Check still resolves the targets on such a graph,
+// whose analyses then start at the first step.
+func build(entry string, steps Steps) (*Graph, error) {
+	n := steps.Len()
 	g := &Graph{
-		tmpl:  t,
+		steps: steps,
 		nodes: make([]string, 0, n+2),
 		entry: -1,
 		edges: make([]edge, 0, 2*n),
 		first: -1,
 	}
-	for i := range t.Steps {
-		id := t.Steps[i].ID
+	for i := range n {
+		id := steps.ID(i)
 		switch {
 		case id == "":
 			return nil, fmt.Errorf("step %d has no id", i+1)
@@ -115,22 +122,29 @@ func build(t *Template) (*Graph, error) {
 	g.nodes = append(g.nodes, End, Fail)
 
 	if n > 0 {
-		i, ok := g.lookup(t.EntryID())
+		// No entry is the first step (Template.EntryID).
+		i, ok := 0, true
+		if entry != "" {
+			i, ok = g.lookup(entry)
+		}
 		if !ok || i >= n {
 			i, g.entryMissing = 0, true
 		}
 		g.entry = i
 	}
 
-	for i := 0; i < n; i++ {
-		st := &t.Steps[i]
-		g.addEdge(i, Success, st.NextOnSuccess)
-		g.addEdge(i, Failure, st.NextOnFailure)
+	for i := range n {
+		g.addEdge(i, Success, steps.Next(i, Success))
+		g.addEdge(i, Failure, steps.Next(i, Failure))
 		g.addThens(i)
 	}
 	g.buildArcs()
-	g.reach = g.reachable()
-	g.toEnd = g.reachesEnd()
+	// The two walks run one after the other: they share one block of
+	// marks and one of scratch for their stack and queue.
+	nodes := len(g.nodes)
+	marks, scratch := make([]bool, 2*nodes), make([]int32, nodes)
+	g.reach = g.reachable(marks[:nodes:nodes], scratch)
+	g.toEnd = g.reachesEnd(marks[nodes:], scratch)
 	g.sccs = g.components()
 	return g, nil
 }
@@ -187,7 +201,7 @@ func (g *Graph) lookup(id string) (int, bool) {
 
 func (g *Graph) addEdge(from int, kind EdgeKind, to string) {
 	if to == "" {
-		to = g.tmpl.DefaultNext(from, kind)
+		to = defaultNext(g.steps, from, kind)
 	}
 	// Most edges go to the next step or to a terminal, whose indexes are
 	// known; only the others pay for a lookup.
@@ -212,27 +226,25 @@ func (g *Graph) addEdge(from int, kind EdgeKind, to string) {
 // fail). They are arcs, not edges: reachability and loops see them, while
 // Edges, and so the renderings, show the edges as written.
 func (g *Graph) addThens(i int) {
-	st := &g.tmpl.Steps[i]
 	for _, k := range []EdgeKind{Success, Failure} {
-		if st.Bound(k) <= 0 {
+		if g.steps.Bound(i, k) <= 0 {
 			continue
 		}
-		if to, ok := g.lookup(st.Then(k)); ok {
+		if to, ok := g.lookup(thenOf(g.steps, i, k)); ok {
 			g.thens = append(g.thens, edge{from: int32(i), to: int32(to), kind: k})
 		}
 	}
 }
 
 func (g *Graph) spell(e edge) Edge {
-	st := &g.tmpl.Steps[e.from]
-	return Edge{From: st.ID, To: g.nodes[e.to], Kind: e.kind, Label: boundLabel(st, e.kind)}
+	return Edge{From: g.nodes[e.from], To: g.nodes[e.to], Kind: e.kind, Label: boundLabel(g.steps, int(e.from), e.kind)}
 }
 
 // boundLabel is an edge's label with its bound, so a drawing shows how
 // often a loop goes round: "retry (at most 3 times)", "at most 3 times,
 // then 6". An edge without a bound keeps its label as it is.
-func boundLabel(st *Step, k EdgeKind) string {
-	label, b := st.Label(k), st.Bound(k)
+func boundLabel(s Steps, i int, k EdgeKind) string {
+	label, b := s.Label(i, k), s.Bound(i, k)
 	if b <= 0 {
 		return label
 	}
@@ -240,11 +252,7 @@ func boundLabel(st *Step, k EdgeKind) string {
 	if b == 1 {
 		bound = "at most once"
 	}
-	then := st.SuccessThen
-	if k == Failure {
-		then = st.FailureThen
-	}
-	if then != "" {
+	if then := s.Then(i, k); then != "" {
 		bound += ", then " + then
 	}
 	if label == "" {
@@ -286,19 +294,22 @@ func smallNumber(s string) (int, bool) {
 
 // buildArcs turns the edge list into compressed rows, O(V+E): at most two
 // arcs out of each step (one when both edges share a target), and the same
-// arcs turned round for the walks back from end.
+// arcs turned round for the walks back from end. Both rows' offsets and
+// arcs share one block: there are at most as many arcs as edges and thens.
 func (g *Graph) buildArcs() {
 	n := len(g.nodes)
-	g.succAt = make([]int32, n+1)
-	g.succ = make([]int32, 0, len(g.edges))
-	predCount := make([]int32, n+1)
+	m := len(g.edges) + len(g.thens)
+	block := make([]int32, 2*(n+1)+2*m)
+	g.succAt, block = block[:n+1:n+1], block[n+1:]
+	g.predAt, block = block[:n+1:n+1], block[n+1:]
+	g.succ, g.pred = block[:0:m], block[m:]
 	for i, j, v := 0, 0, 0; v < n; v++ {
 		g.succAt[v] = int32(len(g.succ))
 		start := len(g.succ)
 		add := func(w int32) {
 			if !slices.Contains(g.succ[start:], w) {
 				g.succ = append(g.succ, w)
-				predCount[w+1]++
+				g.predAt[w]++
 			}
 		}
 		for ; i < len(g.edges) && int(g.edges[i].from) == v; i++ {
@@ -311,18 +322,19 @@ func (g *Graph) buildArcs() {
 	}
 	g.succAt[n] = int32(len(g.succ))
 
-	// Counting sort of the arcs by target: rows in node order, each row's
-	// sources ascending because the sources are visited in order.
-	g.predAt = predCount
-	for v := 1; v <= n; v++ {
+	// Counting sort of the arcs by target: predAt[w] counts w's arcs, then
+	// ends w's row, and each arc placed moves it back one, so it ends at
+	// the row's start with no second array of cursors. Sources are placed
+	// last first, so each row's sources ascend.
+	for v := 1; v < n; v++ {
 		g.predAt[v] += g.predAt[v-1]
 	}
-	g.pred = make([]int32, len(g.succ))
-	next := slices.Clone(g.predAt[:n])
-	for v := 0; v < n; v++ {
+	g.predAt[n] = int32(len(g.succ))
+	g.pred = g.pred[:len(g.succ)]
+	for v := n - 1; v >= 0; v-- {
 		for _, w := range g.out(int32(v)) {
-			g.pred[next[w]] = int32(v)
-			next[w]++
+			g.predAt[w]--
+			g.pred[g.predAt[w]] = int32(v)
 		}
 	}
 }
@@ -331,7 +343,7 @@ func (g *Graph) buildArcs() {
 func (g *Graph) out(v int32) []int32 { return g.succ[g.succAt[v]:g.succAt[v+1]] }
 func (g *Graph) in(v int32) []int32  { return g.pred[g.predAt[v]:g.predAt[v+1]] }
 
-// Template is the template the graph was built from.
+// Template is the template New built the graph from.
 func (g *Graph) Template() *Template { return g.tmpl }
 
 // Edges are the drawn edges in source order: each step's success edge, then

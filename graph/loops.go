@@ -20,17 +20,18 @@ type edgeTarget struct {
 	field string // the template field, for messages
 }
 
-// stepTargets are the targets st names, edges first.
-func stepTargets(st *Step) []edgeTarget {
-	out := []edgeTarget{
-		{Success, st.NextOnSuccess, Success.Field()},
-		{Failure, st.NextOnFailure, Failure.Field()},
+// stepTargets are the targets step i names as written, edges first, in
+// buf.
+func stepTargets(s Steps, i int, buf *[4]edgeTarget) []edgeTarget {
+	out := append(buf[:0],
+		edgeTarget{Success, s.Next(i, Success), Success.Field()},
+		edgeTarget{Failure, s.Next(i, Failure), Failure.Field()},
+	)
+	if then := s.Then(i, Success); then != "" {
+		out = append(out, edgeTarget{Success, then, "success_then"})
 	}
-	if st.SuccessThen != "" {
-		out = append(out, edgeTarget{Success, st.SuccessThen, "success_then"})
-	}
-	if st.FailureThen != "" {
-		out = append(out, edgeTarget{Failure, st.FailureThen, "failure_then"})
+	if then := s.Then(i, Failure); then != "" {
+		out = append(out, edgeTarget{Failure, then, "failure_then"})
 	}
 	return out
 }
@@ -135,8 +136,7 @@ func (g *Graph) checkLoops() []Problem {
 			if !in[e.from] {
 				continue
 			}
-			st := &g.tmpl.Steps[e.from]
-			if st.Bound(e.kind) > 0 {
+			if g.steps.Bound(int(e.from), e.kind) > 0 {
 				continue
 			}
 			defaulted = true // it takes the default bound, then fail
@@ -168,12 +168,11 @@ func (g *Graph) checkLoops() []Problem {
 		// bound left to count: the loop could go round for ever.
 		for _, e := range g.thens {
 			if in[e.from] && in[e.to] && e.to <= e.from {
-				st := &g.tmpl.Steps[e.from]
 				from := g.nodes[e.from]
 				ps = append(ps, Problem{
 					Code: CodeCycle, Step: from, Index: int(e.from), Edge: e.kind, OnEdge: true,
 					Message: fmt.Sprintf("step %s: once its %s bound is used up, %s %q leads back into the loop %s, which could then go round for ever",
-						from, e.kind, e.kind.ThenField(), st.Then(e.kind), strings.Join(ids, " -> ")),
+						from, e.kind, e.kind.ThenField(), thenOf(g.steps, int(e.from), e.kind), strings.Join(ids, " -> ")),
 					Suggestion: "send the then target to a step after the loop, to end or to fail",
 				})
 			}

@@ -159,13 +159,7 @@ func (t *Template) Defaults() {
 // written: on success the next step (after the last: end), on failure
 // fail.
 func (t *Template) DefaultNext(i int, k EdgeKind) string {
-	switch {
-	case k == Failure:
-		return Fail
-	case i+1 < len(t.Steps):
-		return t.Steps[i+1].ID
-	}
-	return End
+	return defaultNext(t.steps(), i, k)
 }
 
 // EntryID is the entry step's ID: Entry, else the first step's, else "".

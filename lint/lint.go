@@ -113,17 +113,22 @@ func Check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) comp
 func Judge(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) (diags, invalid compiler.Diagnostics) {
 	diags, results := check(sk, compiled, opts)
 	var shared map[*Analysis]any
-	if g, ok := results[GraphAnalysis]; ok && (opts.Config == nil || opts.Config.Limits == DefaultConfig().Limits) {
+	if g, ok := results[GraphAnalysis]; ok && (opts.Config == nil || opts.Config.Limits == defaultConfig.Limits) {
 		shared = map[*Analysis]any{GraphAnalysis: g}
 	}
 	return diags, errorsOf(sk, compiled, shared)
 }
 
+// defaultConfig is the config check and Errors judge by when none is
+// given: one for every skill, where each made its own, so no rule may
+// change its Pass's Config.
+var defaultConfig = DefaultConfig()
+
 // check is Check, also returning the analyses its rules computed.
 func check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) (compiler.Diagnostics, map[*Analysis]any) {
 	cfg := opts.Config
 	if cfg == nil {
-		cfg = DefaultConfig()
+		cfg = defaultConfig
 	}
 	upstream := compiled
 
@@ -208,7 +213,7 @@ func errorsOf(sk *compiler.Skill, compiled compiler.Diagnostics, results map[*An
 	var found compiler.Diagnostics
 	// No upstream: the compiler's errors are in out already, and a rule
 	// that also forwards some must not add them twice.
-	pass := &Pass{Skill: sk, Config: DefaultConfig(), results: results, out: &found}
+	pass := &Pass{Skill: sk, Config: defaultConfig, results: results, out: &found}
 	for _, r := range Rules {
 		if r.Source != "graph" && r.Source != "spec" {
 			continue

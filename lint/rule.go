@@ -59,26 +59,25 @@ type Analysis struct {
 }
 
 // GraphAnalysis is graph.Check of the skill's template, with the config's
-// limits: its result is a *GraphResult.
+// limits: its result is a *GraphResult. It checks the template's steps in
+// place (compiler.Skill.TemplateSteps) by the code make_plan's graph.Check
+// runs, without building the Template.
 var GraphAnalysis = &Analysis{
 	Name: "graph",
 	Run: func(p *Pass) any {
-		t := p.Skill.Template()
 		limits := graph.DefaultLimits()
 		if p.Config != nil {
 			limits = p.Config.Limits
 		}
 		// FORMAT v1 has no bounds: under --strict every loop is a cycle.
 		limits.Strict = p.Skill.Strict
-		return &GraphResult{Template: t, Limits: limits.OrDefault(), Problems: graph.Check(t, limits)}
+		sk := p.Skill
+		return &GraphResult{Limits: limits.OrDefault(), Problems: graph.CheckSteps(sk.Title, sk.Entry, sk.TemplateSteps(), limits)}
 	},
 }
 
 // GraphResult is what GraphAnalysis computes.
 type GraphResult struct {
-	// Template is the skill's plan template, defaults filled in; its steps
-	// are the skill's, index for index.
-	Template *graph.Template
 	Limits   graph.Limits
 	Problems []graph.Problem
 }

@@ -59,7 +59,9 @@ func fmHasKey(src []byte, fm *compiler.Frontmatter, key string) bool {
 
 func runFrontmatterUnknownKey(p *Pass) {
 	fm := p.Skill.Frontmatter
-	if fm == nil {
+	if fm == nil || len(fm.Unknown) == 0 {
+		// Most frontmatters have no unknown key: the list of known ones,
+		// a copy, is only made for a key to match against it.
 		return
 	}
 	known := compiler.FrontmatterKeys(fm.Strict)

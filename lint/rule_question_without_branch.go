@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillc/skillc/compiler"
+	"github.com/skillc/skillc/graph"
 )
 
 // RuleQuestionWithoutBranch flags a step whose goal is a question but which
@@ -32,12 +33,13 @@ A "no" edge that skillc read from the write-up (FORMAT 6.4: prose such as "If
 not, go to 4", or the shape of a checklist of questions, where either answer
 goes on) is not the default: the inferred info reports that reading and the
 annotation that says the same, so this rule does not warn again.`,
-	Requires: []*Analysis{GraphAnalysis},
-	Run:      runQuestionWithoutBranch,
+	Run: runQuestionWithoutBranch,
 }
 
 func runQuestionWithoutBranch(p *Pass) {
-	t := p.ResultOf(GraphAnalysis).(*GraphResult).Template
+	// Where each edge goes in the template, defaults filled in.
+	steps := p.Skill.TemplateSteps()
+	next := func(i int, k graph.EdgeKind) string { return graph.NextOf(steps, i, k) }
 	for i, st := range p.Skill.Steps {
 		if !strings.HasSuffix(strings.TrimSpace(st.Goal), "?") || st.Success.Explicit && st.Failure.Explicit {
 			continue
@@ -49,10 +51,10 @@ func runQuestionWithoutBranch(p *Pass) {
 		}
 		var missing []string
 		if !st.Success.Explicit {
-			missing = append(missing, "`- yes: "+t.Steps[i].NextOnSuccess+"`")
+			missing = append(missing, "`- yes: "+next(i, graph.Success)+"`")
 		}
 		if !st.Failure.Explicit {
-			missing = append(missing, "`- no: "+t.Steps[i].NextOnFailure+"`")
+			missing = append(missing, "`- no: "+next(i, graph.Failure)+"`")
 		}
 		r := st.GoalRange
 		if r.IsZero() {
@@ -61,7 +63,7 @@ func runQuestionWithoutBranch(p *Pass) {
 		detail := "without explicit edges, yes goes to the next step and no fails the plan"
 		if st.Success.From != "" || st.Failure.From != "" {
 			// An inferred edge (FORMAT 6.4) is not the default.
-			detail = fmt.Sprintf("without explicit edges, yes goes to %s and no to %s, as skillc reads the write-up", t.Steps[i].NextOnSuccess, t.Steps[i].NextOnFailure)
+			detail = fmt.Sprintf("without explicit edges, yes goes to %s and no to %s, as skillc reads the write-up", next(i, graph.Success), next(i, graph.Failure))
 		}
 		p.Report(compiler.Diagnostic{
 			Range:      r,
