@@ -262,12 +262,13 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 				continue
 			}
 			key := normalizeKey(syn.key)
-			if c.infer && waitKeys[key] && b.st.WaitFor == "" {
+			if c.infer && waitKeys[key] && b.st.WaitFor() == "" {
 				// FORMAT 6.6: "- wait: the customer's signed form". v1 has
 				// no such key: there the bullet is detail.
 				if what := waitText(syn.value); what != "" {
 					s, e := c.blockSpan(it)
-					b.st.WaitFor, b.st.WaitRange = what, c.idx.rng(s, e)
+					v := b.st.v2()
+					v.WaitFor, v.WaitRange = what, c.idx.rng(s, e)
 					b.consumed = append(b.consumed, it)
 					continue
 				}

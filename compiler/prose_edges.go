@@ -43,7 +43,8 @@ func (c *compilation) inferProseEdges(opts Options) {
 		pick, why := ProseEdges(rd, next)
 		for k := range rd.Edges {
 			if e := &rd.Edges[k]; e.Back {
-				st.Loops = append(st.Loops, Loop{Kind: EdgeKind(e.Kind), Target: e.Target, Label: e.Label,
+				v := st.v2()
+				v.Loops = append(v.Loops, Loop{Kind: EdgeKind(e.Kind), Target: e.Target, Label: e.Label,
 					Bound: e.Bound, Then: e.Then, Range: c.absRange(e.Start, e.End), From: FromProse})
 			}
 		}
@@ -70,7 +71,7 @@ func (c *compilation) inferProseEdges(opts Options) {
 				}
 			}
 		}
-		if len(rd.Waits) > 0 && st.WaitFor == "" { // a wait annotation wins
+		if len(rd.Waits) > 0 && st.WaitFor() == "" { // a wait annotation wins
 			// Several waits of one step are all waited for, in order.
 			whats := make([]string, 0, len(rd.Waits))
 			for _, w := range rd.Waits {
@@ -78,9 +79,10 @@ func (c *compilation) inferProseEdges(opts Options) {
 					whats = append(whats, w.What)
 				}
 			}
-			st.WaitFor = strings.Join(whats, "; ")
-			st.WaitRange = c.absRange(rd.Waits[0].Start, rd.Waits[len(rd.Waits)-1].End)
-			st.WaitFrom = FromProse
+			v := st.v2()
+			v.WaitFor = strings.Join(whats, "; ")
+			v.WaitRange = c.absRange(rd.Waits[0].Start, rd.Waits[len(rd.Waits)-1].End)
+			v.WaitFrom = FromProse
 		}
 	}
 	if global {
@@ -350,7 +352,7 @@ func partStart(s *Skill, i int) int {
 func stepNames(s *Skill) []string {
 	var names []string
 	for i, st := range s.Steps {
-		if s.Form != FormHeading && st.GoalFrom != GoalBoldLead || st.GoalFrom == GoalHeadingParagraph || st.GoalFrom == GoalFirstSentence || st.Goal == "" {
+		if from := st.GoalFrom(); s.Form != FormHeading && from != GoalBoldLead || from == GoalHeadingParagraph || from == GoalFirstSentence || st.Goal == "" {
 			continue
 		}
 		if names == nil {
@@ -369,7 +371,7 @@ func namesOwnItem(st *Step, e prose.Edge) bool {
 	if err != nil {
 		return false
 	}
-	for _, l := range st.SubLists {
+	for _, l := range st.SubLists() {
 		if e.Start >= l.Range.Start.Byte && e.Start < l.Range.End.Byte && n >= l.Start && n < l.Start+l.Count {
 			return true
 		}
@@ -501,8 +503,8 @@ func (c *compilation) keepReachable() {
 			}
 			// An undone shape edge leaves no record (pruneShapeInferences);
 			// undone prose says why, where lint reports the prose.
-			if prose && prev.ProseDropped == "" {
-				prev.ProseDropped = fmt.Sprintf("with them, step %q could never be reached; state the edges with annotations", st.ID)
+			if prose && prev.ProseDropped() == "" {
+				prev.v2().ProseDropped = fmt.Sprintf("with them, step %q could never be reached; state the edges with annotations", st.ID)
 			}
 		}
 		if !undone {

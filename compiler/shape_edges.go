@@ -75,7 +75,7 @@ func (c *compilation) setShape(i int, k EdgeKind, target, why, quote string, r R
 		return
 	}
 	*e = Edge{Target: target, From: FromShape, Range: r}
-	st.Inferences = append(st.Inferences, Inference{Kind: EdgeShape,
+	st.addInference(Inference{Kind: EdgeShape,
 		Summary: fmt.Sprintf("step %q: its %s edge goes to %q: %s", st.ID, k, target, why),
 		Quote:   quote, Range: r, Fix: fmt.Sprintf("- on %s: %s", k, target)})
 }
@@ -421,14 +421,18 @@ func sameSubject(a, b string) bool {
 // shape edge to the target its Fix names.
 func (c *compilation) pruneShapeInferences() {
 	for _, st := range c.skill.Steps {
-		keep := st.Inferences[:0]
-		for _, inf := range st.Inferences {
+		v := st.V2
+		if v == nil {
+			continue
+		}
+		keep := v.Inferences[:0]
+		for _, inf := range v.Inferences {
 			if inf.Kind == EdgeShape && !holds(st, inf) {
 				continue
 			}
 			keep = append(keep, inf)
 		}
-		st.Inferences = keep
+		v.Inferences = keep
 	}
 }
 

@@ -190,8 +190,8 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 		b.st.Goal = strings.TrimSpace(title)
 		b.st.GoalRange = c.idx.rng(hs, lineEnd)
 		if m.v2 {
-			b.st.From = StepKeyword
-			b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepKeyword,
+			b.st.v2().From = StepKeyword
+			b.st.addInference(Inference{Kind: StepKeyword,
 				Summary: fmt.Sprintf("step %q read from the heading %q", b.st.ID, m.text),
 				Quote:   m.text, Range: b.st.GoalRange})
 		}
@@ -270,7 +270,7 @@ func (c *compilation) listSteps(parts []listPart) []*stepBuild {
 			b.st.ID = strconv.Itoa(num)
 			i++
 			if pi > 0 {
-				b.st.From = StepResumed
+				b.st.v2().From = StepResumed
 				b.v2 = true
 			}
 			if pi > 0 && k == 1 {
@@ -279,12 +279,12 @@ func (c *compilation) listSteps(parts []listPart) []*stepBuild {
 					c.parts = append(c.parts, len(builds))
 					summary = fmt.Sprintf("the numbered list on line %d starts again at %d after prose: its steps go on from step %q", c.rangeOf(it).Start.Line, l.Start, b.st.ID)
 				}
-				b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepResumed,
+				b.st.addInference(Inference{Kind: StepResumed,
 					Summary: summary, Quote: c.firstLineOf(it), Range: c.rangeOf(it)})
 			}
 			if pi == 0 && k == 1 && p.chosen != "" {
-				b.st.From = StepChosen
-				b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepChosen,
+				b.st.v2().From = StepChosen
+				b.st.addInference(Inference{Kind: StepChosen,
 					Summary: "the steps are this list: " + p.chosen,
 					Quote:   c.firstLineOf(it), Range: c.rangeOf(it)})
 			}

@@ -39,14 +39,14 @@ func (s *Skill) Template() *graph.Template {
 			FailureLabel:     st.Failure.DisplayLabel(),
 			Detail:           st.Detail,
 			Line:             st.Line(),
-			GoalFrom:         st.GoalFrom,
+			GoalFrom:         st.GoalFrom(),
 			SuccessFrom:      st.Success.From,
 			FailureFrom:      st.Failure.From,
 			SuccessBound:     st.Success.Rounds(),
 			SuccessThen:      st.Success.Then(),
 			FailureBound:     st.Failure.Rounds(),
 			FailureThen:      st.Failure.Then(),
-			WaitFor:          st.WaitFor,
+			WaitFor:          st.WaitFor(),
 		})
 	}
 	t.Defaults()
