@@ -498,7 +498,10 @@ func isWordByte(b byte) bool {
 
 // resolver finds the step or terminal a target names.
 type resolver struct {
-	ids     map[string]int
+	ids map[string]int
+	// numbers maps each step number to its first step, made on the first
+	// number that is no step's ID: in most skills every number written is
+	// one (list form numbers its steps), and the map goes unmade.
 	numbers map[int]*stepBuild
 	builds  []*stepBuild
 }
@@ -517,6 +520,14 @@ func (r *resolver) resolve(t targetSyntax) (string, bool) {
 		return "", false
 	}
 	if n, ok := atoiSmall(t.word); ok {
+		if r.numbers == nil {
+			r.numbers = make(map[int]*stepBuild, len(r.builds))
+			for _, b := range r.builds {
+				if _, dup := r.numbers[b.number]; !dup && b.number >= 0 {
+					r.numbers[b.number] = b
+				}
+			}
+		}
 		if b, ok := r.numbers[n]; ok {
 			return b.st.ID, true
 		}

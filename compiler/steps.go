@@ -370,7 +370,6 @@ func (c *compilation) finish(builds []*stepBuild) {
 	// The skill's own index of steps by ID is the resolver's and the
 	// prose reader's too: one map per file, not three.
 	ids := make(map[string]int, len(builds))
-	numbers := make(map[int]*stepBuild, len(builds))
 	s.Steps = make([]*Step, 0, len(builds))
 	for _, b := range builds {
 		if b.st.ID == "" {
@@ -379,14 +378,11 @@ func (c *compilation) finish(builds []*stepBuild) {
 		if _, dup := ids[b.st.ID]; !dup {
 			ids[b.st.ID] = len(s.Steps)
 		}
-		if _, dup := numbers[b.number]; !dup && b.number >= 0 {
-			numbers[b.number] = b
-		}
 		s.Steps = append(s.Steps, b.st)
 	}
 	s.Entry = s.Steps[0].ID
 	s.byID = ids
-	r := &resolver{ids: ids, numbers: numbers, builds: builds}
+	r := &resolver{ids: ids, builds: builds}
 	// Annotations of all steps share one backing array, each step taking
 	// a capped slice of it, so that reading them allocates once; so do the
 	// bullets each step's annotations consume.
