@@ -33,6 +33,9 @@ func (c *compilation) inferProseEdges(opts Options) {
 	applied := false
 	for i, st := range s.Steps {
 		rd := readings[i]
+		if rd == nil {
+			continue // nothing read: no edge, loop or wait to apply
+		}
 		if len(rd.Globals) > 0 && !global {
 			global, globalAt = true, rd.Globals[0]
 		}
@@ -40,7 +43,7 @@ func (c *compilation) inferProseEdges(opts Options) {
 		if i+1 < len(s.Steps) {
 			next = s.Steps[i+1].ID
 		}
-		pick, why := ProseEdges(rd, next)
+		pick, why := ProseEdges(*rd, next)
 		for k := range rd.Edges {
 			if e := &rd.Edges[k]; e.Back {
 				v := st.v2()
@@ -235,11 +238,12 @@ func stepIDs(s *Skill) []string {
 
 // ReadProse reads what the prose of each step of s says (FORMAT 6.4 to
 // 6.6), one Reading per step in order, with every offset an offset into
-// s.Source. The text read is a step's source with fenced code, HTML
+// s.Source; nil for a step whose prose says nothing it reads, as most
+// steps' prose does not (a Reading is four slices, a pointer one word). The text read is a step's source with fenced code, HTML
 // comments and its annotation bullets blanked out: code is not prose, and
 // an annotation states its own edge. Lint's prose-branch rule reads the
 // same text through this function.
-func ReadProse(s *Skill) []prose.Reading {
+func ReadProse(s *Skill) []*prose.Reading {
 	if len(s.Steps) == 0 {
 		return nil
 	}
@@ -256,7 +260,7 @@ func ReadProse(s *Skill) []prose.Reading {
 			}
 		}
 	}
-	out := make([]prose.Reading, len(s.Steps))
+	out := make([]*prose.Reading, len(s.Steps))
 	var buf prose.Buffer
 	var scratch []byte // proseOnly's
 	// One string of the whole source: a step's text is a slice of it, not
@@ -266,7 +270,10 @@ func ReadProse(s *Skill) []prose.Reading {
 		source = string(s.Source)
 	}
 	for i := range s.Steps {
-		out[i] = readStep(&buf, &scratch, s, source, i, ids, names, index, ph)
+		if rd := readStep(&buf, &scratch, s, source, i, ids, names, index, ph); len(rd.Edges)+len(rd.Waits)+len(rd.Globals)+len(rd.Unread) > 0 {
+			out[i] = new(prose.Reading)
+			*out[i] = rd // a copy: &rd would put every step's rd on the heap, empty or not
+		}
 	}
 	return out
 }

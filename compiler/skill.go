@@ -89,7 +89,7 @@ type Skill struct {
 	byID map[string]int
 	// prose holds what each step's prose says, read once by Compile
 	// (ReadProse); nil for a skill built by hand.
-	prose []prose.Reading
+	prose []*prose.Reading
 	// text is Source as a string, made once by Compile when it first
 	// needs one (compilation.bodyString): the strings cut from the body
 	// and every step's prose share its memory. Empty for a skill built by

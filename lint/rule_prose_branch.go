@@ -55,7 +55,10 @@ func runProseBranch(p *Pass) {
 		if st.Range.IsZero() {
 			continue
 		}
-		rd := readings[i]
+		var rd prose.Reading // nil: the prose says nothing the reader reads
+		if r := readings[i]; r != nil {
+			rd = *r
+		}
 		next := compiler.End
 		if i+1 < len(s.Steps) {
 			next = s.Steps[i+1].ID
