@@ -232,7 +232,8 @@ func normalizeKey(k string) string {
 }
 
 // readAnnotations reads the bullets of every bullet list directly inside the
-// step. Tools are taken at once; edges wait for every ID to be known.
+// step. Tools are taken at once; edges wait in b.edges, resolved by
+// finish once all the step's bullets are read.
 func (c *compilation) readAnnotations(b *stepBuild) {
 	bullets := bulletCount(b)
 	if bullets == 0 {

@@ -392,19 +392,26 @@ func (c *compilation) finish(builds []*stepBuild) {
 	}
 	slab := make([]Annotation, 0, total)
 	consumed := make([]ast.Node, 0, total)
+	// Every ID is known, so a step's edges resolve as soon as its bullets
+	// are read; its pending edges are then done with, and the next step
+	// reads its own into the same room.
+	var edges, unknown []pendingEdge
 	for _, b := range builds {
 		k := bulletCount(b)
 		b.st.Annotations = slab[len(slab) : len(slab) : len(slab)+k]
 		b.consumed = consumed[len(consumed) : len(consumed) : len(consumed)+k]
+		b.edges, b.unknown = edges[:0], unknown[:0]
 		c.readAnnotations(b)
 		slab = slab[:len(slab)+len(b.st.Annotations)]
-		// Each step keeps all k of its room: more bullets are consumed
-		// later (checkUnknownKeys), which must not reach the next step's.
-		consumed = consumed[:len(consumed)+k]
-	}
-	for _, b := range builds {
 		c.resolveEdges(r, b)
 		c.checkUnknownKeys(r, b)
+		// Each step keeps all k of its room: the bullets checkUnknownKeys
+		// consumes must not reach the next step's.
+		consumed = consumed[:len(consumed)+k]
+		edges, unknown = b.edges, b.unknown
+		b.edges, b.unknown = nil, nil
+	}
+	for _, b := range builds {
 		if !c.noDetails {
 			b.st.Detail = c.detail(b)
 		}
