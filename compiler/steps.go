@@ -394,13 +394,16 @@ func (c *compilation) finish(builds []*stepBuild) {
 	consumed := make([]ast.Node, 0, total)
 	// Every ID is known, so a step's edges resolve as soon as its bullets
 	// are read; its pending edges are then done with, and the next step
-	// reads its own into the same room.
+	// reads its own into the same room. So it does its tools, and keeps a
+	// copy of their exact size: appended one by one, a step's two tools
+	// took two allocations and room for four.
 	var edges, unknown []pendingEdge
+	var tools []Ref
 	for _, b := range builds {
 		k := bulletCount(b)
 		b.st.Annotations = slab[len(slab) : len(slab) : len(slab)+k]
 		b.consumed = consumed[len(consumed) : len(consumed) : len(consumed)+k]
-		b.edges, b.unknown = edges[:0], unknown[:0]
+		b.edges, b.unknown, b.st.Tools = edges[:0], unknown[:0], tools[:0]
 		c.readAnnotations(b)
 		slab = slab[:len(slab)+len(b.st.Annotations)]
 		c.resolveEdges(r, b)
@@ -408,8 +411,11 @@ func (c *compilation) finish(builds []*stepBuild) {
 		// Each step keeps all k of its room: the bullets checkUnknownKeys
 		// consumes must not reach the next step's.
 		consumed = consumed[:len(consumed)+k]
-		edges, unknown = b.edges, b.unknown
-		b.edges, b.unknown = nil, nil
+		edges, unknown, tools = b.edges, b.unknown, b.st.Tools
+		b.edges, b.unknown, b.st.Tools = nil, nil, nil
+		if len(tools) > 0 {
+			b.st.Tools = slices.Clone(tools)
+		}
 	}
 	for _, b := range builds {
 		if !c.noDetails {
