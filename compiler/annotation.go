@@ -232,8 +232,8 @@ func normalizeKey(k string) string {
 }
 
 // readAnnotations reads the bullets of every bullet list directly inside the
-// step. Tools are taken at once; edges wait in b.edges, resolved by
-// finish once all the step's bullets are read.
+// step. Tools are taken at once; edges wait in c.edges and c.unknown, for
+// finish to resolve once all the step's bullets are read.
 func (c *compilation) readAnnotations(b *stepBuild) {
 	bullets := bulletCount(b)
 	if bullets == 0 {
@@ -278,7 +278,7 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 			if !known {
 				// Most such bullets are prose; their ranges are worked
 				// out only if one turns out to be a misspelt branch.
-				b.unknown = append(b.unknown, pendingEdge{bt: bt, syn: syn, item: it})
+				c.unknown = append(c.unknown, pendingEdge{bt: bt, syn: syn, item: it})
 				continue
 			}
 			keep := false // a tools bullet with a note stays in the detail too
@@ -309,15 +309,9 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 				c.readTools(b.st, &bt, syn.valueStart)
 				c.readNestedTools(b, para)
 			case AnnotationSuccess:
-				if b.edges == nil {
-					b.edges = make([]pendingEdge, 0, 2)
-				}
-				b.edges = append(b.edges, pendingEdge{kind: Success, ann: annRef, bt: bt, syn: syn, item: it})
+				c.edges = append(c.edges, pendingEdge{kind: Success, ann: annRef, bt: bt, syn: syn, item: it})
 			case AnnotationFailure:
-				if b.edges == nil {
-					b.edges = make([]pendingEdge, 0, 2)
-				}
-				b.edges = append(b.edges, pendingEdge{kind: Failure, ann: annRef, bt: bt, syn: syn, item: it})
+				c.edges = append(c.edges, pendingEdge{kind: Failure, ann: annRef, bt: bt, syn: syn, item: it})
 			}
 		}
 	}
@@ -559,8 +553,8 @@ func atoiSmall(s string) (int, bool) {
 
 // resolveEdges sets the step's explicit edges.
 func (c *compilation) resolveEdges(r *resolver, b *stepBuild) {
-	for i := range b.edges {
-		pe := &b.edges[i]
+	for i := range c.edges {
+		pe := &c.edges[i]
 		edge := &b.st.Success
 		if pe.kind == Failure {
 			edge = &b.st.Failure
@@ -792,7 +786,7 @@ func (c *compilation) checkUnknownKeys(r *resolver, b *stepBuild) {
 		target string
 	}
 	var hits []hit
-	for _, pe := range b.unknown {
+	for _, pe := range c.unknown {
 		t := parseTarget(pe.bt.s, pe.syn.valueStart)
 		target, ok := r.resolve(t)
 		if !ok || !(t.lead || t.cleanEnd) {

@@ -15,7 +15,7 @@ import (
 )
 
 // stepBuild is a step while the skill is being compiled: the parts of the
-// markdown it came from, and annotations waiting for every ID to be known.
+// markdown it came from, and what its annotations consumed.
 type stepBuild struct {
 	st *Step
 	// number is the step's number as a reader sees it (list form) or as
@@ -27,8 +27,6 @@ type stepBuild struct {
 	// consumed are bullet items that turned out to be annotations: a few
 	// per step, so a slice beats a map.
 	consumed []ast.Node
-	edges    []pendingEdge
-	unknown  []pendingEdge // bullets with an unknown KEY, maybe a branch
 	// v2 is true when only version 2 reads the step where it is.
 	v2 bool
 	// lead is detail that comes before the blocks: the rest of a
@@ -393,17 +391,16 @@ func (c *compilation) finish(builds []*stepBuild) {
 	slab := make([]Annotation, 0, total)
 	consumed := make([]ast.Node, 0, total)
 	// Every ID is known, so a step's edges resolve as soon as its bullets
-	// are read; its pending edges are then done with, and the next step
-	// reads its own into the same room. So it does its tools, and keeps a
-	// copy of their exact size: appended one by one, a step's two tools
-	// took two allocations and room for four.
-	var edges, unknown []pendingEdge
+	// are read; its pending edges (c.edges, c.unknown) are then done with,
+	// and the next step reads its own into the same room. So it does its
+	// tools, and keeps a copy of their exact size: appended one by one, a
+	// step's two tools took two allocations and room for four.
 	var tools []Ref
 	for _, b := range builds {
 		k := bulletCount(b)
 		b.st.Annotations = slab[len(slab) : len(slab) : len(slab)+k]
 		b.consumed = consumed[len(consumed) : len(consumed) : len(consumed)+k]
-		b.edges, b.unknown, b.st.Tools = edges[:0], unknown[:0], tools[:0]
+		c.edges, c.unknown, b.st.Tools = c.edges[:0], c.unknown[:0], tools[:0]
 		c.readAnnotations(b)
 		slab = slab[:len(slab)+len(b.st.Annotations)]
 		c.resolveEdges(r, b)
@@ -411,8 +408,7 @@ func (c *compilation) finish(builds []*stepBuild) {
 		// Each step keeps all k of its room: the bullets checkUnknownKeys
 		// consumes must not reach the next step's.
 		consumed = consumed[:len(consumed)+k]
-		edges, unknown, tools = b.edges, b.unknown, b.st.Tools
-		b.edges, b.unknown, b.st.Tools = nil, nil, nil
+		tools, b.st.Tools = b.st.Tools, nil
 		if len(tools) > 0 {
 			b.st.Tools = slices.Clone(tools)
 		}
