@@ -26,8 +26,9 @@ func (c *compilation) inferProseEdges(opts Options) {
 	if opts.Strict || len(s.Steps) == 0 || len(s.Source) == 0 {
 		return
 	}
-	global, globalAt := c.globalContinue()
-	readings := ReadProse(s)
+	ids := stepIDs(s) // the global reading's and every step's
+	global, globalAt := c.globalContinue(ids)
+	readings := readProse(s, ids)
 	s.prose = readings // lint's prose-branch reads them again
 	c.inferShapeEdges(readings)
 	applied := false
@@ -203,7 +204,7 @@ func hasBack(edges []prose.Edge, k prose.Kind) bool {
 
 // globalContinue reads the text before the first step, where a write-up
 // says what holds for all of its steps.
-func (c *compilation) globalContinue() (bool, prose.Global) {
+func (c *compilation) globalContinue(ids []string) (bool, prose.Global) {
 	s := c.skill
 	from := 0
 	if fm := s.Frontmatter; fm != nil && !fm.Range.IsZero() {
@@ -214,7 +215,7 @@ func (c *compilation) globalContinue() (bool, prose.Global) {
 		return false, prose.Global{}
 	}
 	text := proseOnly(c.sourceText()[from:to], nil, nil)
-	rd := prose.Read(text, prose.Context{Steps: stepIDs(s)})
+	rd := prose.Read(text, prose.Context{Steps: ids})
 	if len(rd.Globals) == 0 {
 		return false, prose.Global{}
 	}
@@ -250,7 +251,12 @@ func ReadProse(s *Skill) []*prose.Reading {
 	if s.prose != nil {
 		return s.prose // read once by Compile; the readings are not changed after
 	}
-	ids, ph, names := stepIDs(s), phases(s), stepNames(s)
+	return readProse(s, stepIDs(s))
+}
+
+// readProse is ReadProse with the steps' IDs (stepIDs).
+func readProse(s *Skill, ids []string) []*prose.Reading {
+	ph, names := phases(s), stepNames(s)
 	index := s.byID // Compile's; the readings leave it unchanged
 	if index == nil {
 		index = make(map[string]int, len(ids))
