@@ -146,6 +146,17 @@ func afterRemedies(text string) (start, end int, ok bool) {
 // turn", "one at a time" or "one by one". It returns the offsets of the
 // words read.
 func InOrder(text string) (start, end int, ok bool) {
+	// "order", "turn" or "one", in any case, or no tokens: as in
+	// mayFollowRemedies, lowercasing makes them of no other character.
+	// Most procedures are introduced by a heading alone.
+	if !containsFold(text, "order") && !containsFold(text, "turn") && !containsFold(text, "one") {
+		return 0, 0, false
+	}
+	return inOrder(text)
+}
+
+// inOrder is InOrder without the prefilter.
+func inOrder(text string) (start, end int, ok bool) {
 	ts := tokenize(text, nil)
 	noun := -1
 	for i, t := range ts {
