@@ -232,7 +232,8 @@ func normalizeKey(k string) string {
 }
 
 // readAnnotations reads the bullets of every bullet list directly inside the
-// step. Tools are taken at once; edges wait for every ID to be known.
+// step. Tools are taken at once; edges wait in c.edges and c.unknown, for
+// finish to resolve once all the step's bullets are read.
 func (c *compilation) readAnnotations(b *stepBuild) {
 	bullets := bulletCount(b)
 	if bullets == 0 {
@@ -262,12 +263,13 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 				continue
 			}
 			key := normalizeKey(syn.key)
-			if c.infer && waitKeys[key] && b.st.WaitFor == "" {
+			if c.infer && waitKeys[key] && b.st.WaitFor() == "" {
 				// FORMAT 6.6: "- wait: the customer's signed form". v1 has
 				// no such key: there the bullet is detail.
 				if what := waitText(syn.value); what != "" {
 					s, e := c.blockSpan(it)
-					b.st.WaitFor, b.st.WaitRange = what, c.idx.rng(s, e)
+					v := b.st.v2()
+					v.WaitFor, v.WaitRange = what, c.idx.rng(s, e)
 					b.consumed = append(b.consumed, it)
 					continue
 				}
@@ -276,7 +278,7 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 			if !known {
 				// Most such bullets are prose; their ranges are worked
 				// out only if one turns out to be a misspelt branch.
-				b.unknown = append(b.unknown, pendingEdge{bt: bt, syn: syn, item: it})
+				c.unknown = append(c.unknown, pendingEdge{bt: bt, syn: syn, item: it})
 				continue
 			}
 			keep := false // a tools bullet with a note stays in the detail too
@@ -307,15 +309,9 @@ func (c *compilation) readAnnotations(b *stepBuild) {
 				c.readTools(b.st, &bt, syn.valueStart)
 				c.readNestedTools(b, para)
 			case AnnotationSuccess:
-				if b.edges == nil {
-					b.edges = make([]pendingEdge, 0, 2)
-				}
-				b.edges = append(b.edges, pendingEdge{kind: Success, ann: annRef, bt: bt, syn: syn, item: it})
+				c.edges = append(c.edges, pendingEdge{kind: Success, ann: annRef, bt: bt, syn: syn, item: it})
 			case AnnotationFailure:
-				if b.edges == nil {
-					b.edges = make([]pendingEdge, 0, 2)
-				}
-				b.edges = append(b.edges, pendingEdge{kind: Failure, ann: annRef, bt: bt, syn: syn, item: it})
+				c.edges = append(c.edges, pendingEdge{kind: Failure, ann: annRef, bt: bt, syn: syn, item: it})
 			}
 		}
 	}
@@ -497,7 +493,10 @@ func isWordByte(b byte) bool {
 
 // resolver finds the step or terminal a target names.
 type resolver struct {
-	ids     map[string]int
+	ids map[string]int
+	// numbers maps each step number to its first step, made on the first
+	// number that is no step's ID: in most skills every number written is
+	// one (list form numbers its steps), and the map goes unmade.
 	numbers map[int]*stepBuild
 	builds  []*stepBuild
 }
@@ -516,6 +515,14 @@ func (r *resolver) resolve(t targetSyntax) (string, bool) {
 		return "", false
 	}
 	if n, ok := atoiSmall(t.word); ok {
+		if r.numbers == nil {
+			r.numbers = make(map[int]*stepBuild, len(r.builds))
+			for _, b := range r.builds {
+				if _, dup := r.numbers[b.number]; !dup && b.number >= 0 {
+					r.numbers[b.number] = b
+				}
+			}
+		}
 		if b, ok := r.numbers[n]; ok {
 			return b.st.ID, true
 		}
@@ -546,8 +553,8 @@ func atoiSmall(s string) (int, bool) {
 
 // resolveEdges sets the step's explicit edges.
 func (c *compilation) resolveEdges(r *resolver, b *stepBuild) {
-	for i := range b.edges {
-		pe := &b.edges[i]
+	for i := range c.edges {
+		pe := &c.edges[i]
 		edge := &b.st.Success
 		if pe.kind == Failure {
 			edge = &b.st.Failure
@@ -779,7 +786,7 @@ func (c *compilation) checkUnknownKeys(r *resolver, b *stepBuild) {
 		target string
 	}
 	var hits []hit
-	for _, pe := range b.unknown {
+	for _, pe := range c.unknown {
 		t := parseTarget(pe.bt.s, pe.syn.valueStart)
 		target, ok := r.resolve(t)
 		if !ok || !(t.lead || t.cleanEnd) {

@@ -129,6 +129,10 @@ type compilation struct {
 	bodyStr string // body as a string, made on first use
 	// textBuf is inlineText's buffer, reused from call to call.
 	textBuf []byte
+	// edges are the edge bullets of the step finish is at, which wait
+	// for resolveEdges, and unknown its bullets with an unknown KEY, maybe
+	// a branch (checkUnknownKeys): one step's at a time, in the same room.
+	edges, unknown []pendingEdge
 
 	// infer turns on FORMAT version 2's readings (section 6): off under
 	// Options.Strict, so that v1 inputs read exactly as v1 says.

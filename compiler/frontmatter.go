@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -513,7 +514,9 @@ func (c *compilation) readToolEntries(fm *Frontmatter, v *yaml.Node, r Range, sp
 		return c.idx.rng(at, at+len(text)), at
 	}
 	if !c.infer {
-		for _, name := range strings.Fields(v.Value) {
+		names := strings.Fields(v.Value)
+		fm.AllowedTools = slices.Grow(fm.AllowedTools, len(names))
+		for _, name := range names {
 			rr, _ := locate(name)
 			c.addRegistryTool(fm, Ref{Name: name, Range: rr})
 		}
@@ -523,6 +526,9 @@ func (c *compilation) readToolEntries(fm *Frontmatter, v *yaml.Node, r Range, sp
 	if split {
 		entries = splitAllowedTools(v.Value)
 	}
+	// Room for every entry at once, not grown one by one: most are kept.
+	fm.AllowedTools = slices.Grow(fm.AllowedTools, len(entries))
+	fm.AllowedEntries = slices.Grow(fm.AllowedEntries, len(entries))
 	for _, entry := range entries {
 		er, at := locate(entry)
 		c.addToolEntry(fm, entry, er, at)

@@ -215,10 +215,10 @@ func (c *compilation) goalFromParagraph(b *stepBuild) {
 	gs, ge := c.blockSpan(p)
 	b.st.GoalRange = c.idx.rng(gs, ge)
 	b.st.Goal = c.inlineText(p, -1, -1, false)
-	b.st.GoalFrom = GoalHeadingParagraph
+	b.st.v2().GoalFrom = GoalHeadingParagraph
 	c.shortenGoal(b)
-	if b.st.GoalFrom == GoalHeadingParagraph {
-		b.st.Inferences = append(b.st.Inferences, Inference{Kind: GoalHeadingParagraph,
+	if b.st.GoalFrom() == GoalHeadingParagraph {
+		b.st.addInference(Inference{Kind: GoalHeadingParagraph,
 			Summary: fmt.Sprintf("step %q has no title: its goal is the paragraph under the heading", b.st.ID),
 			Quote:   b.st.Goal, Range: b.st.GoalRange})
 	}
@@ -248,8 +248,8 @@ func (c *compilation) readGoal(b *stepBuild, p ast.Node, skipS, skipE int) {
 		if goal != "" && rest != "" && apart {
 			b.st.Goal = goal
 			b.lead = rest
-			b.st.GoalFrom = GoalBoldLead
-			b.st.Inferences = append(b.st.Inferences, Inference{Kind: GoalBoldLead,
+			b.st.v2().GoalFrom = GoalBoldLead
+			b.st.addInference(Inference{Kind: GoalBoldLead,
 				Summary: fmt.Sprintf("step %q: the bold lead %q is the goal, the rest of the paragraph detail", b.st.ID, goal),
 				Quote:   goal, Range: b.st.GoalRange})
 			return
@@ -277,8 +277,8 @@ func (c *compilation) shortenGoal(b *stepBuild) {
 		rest += "\n\n" + b.lead
 	}
 	b.lead = rest
-	b.st.GoalFrom = GoalFirstSentence
-	b.st.Inferences = append(b.st.Inferences, Inference{Kind: GoalFirstSentence,
+	b.st.v2().GoalFrom = GoalFirstSentence
+	b.st.addInference(Inference{Kind: GoalFirstSentence,
 		Summary: fmt.Sprintf("step %q: the first paragraph is over %d characters, so its first sentence is the goal", b.st.ID, GoalLimit),
 		Quote:   first, Range: b.st.GoalRange})
 }
@@ -333,7 +333,7 @@ func (c *compilation) toolsAreNames(b *stepBuild, bt *bulletText, syn annotation
 	valueRange := func() Range { return c.btRange(bt, syn.valueStart, len(bt.s)) }
 	if noTools[strings.ToLower(strings.Trim(value, " .*`"))] {
 		b.consumed = append(b.consumed, item)
-		b.st.Inferences = append(b.st.Inferences, Inference{Kind: ToolsNone,
+		b.st.addInference(Inference{Kind: ToolsNone,
 			Summary: fmt.Sprintf("step %q: %q means no tools", b.st.ID, value), Quote: value, Range: valueRange()})
 		return false, false
 	}
@@ -343,7 +343,7 @@ func (c *compilation) toolsAreNames(b *stepBuild, bt *bulletText, syn annotation
 	bare := stripNotes(value)
 	note = bare != value
 	if note {
-		b.st.Inferences = append(b.st.Inferences, Inference{Kind: ToolsNote,
+		b.st.addInference(Inference{Kind: ToolsNote,
 			Summary: fmt.Sprintf("step %q: the text in parentheses in %q is a note, not a tool", b.st.ID, value), Quote: value, Range: valueRange()})
 	}
 	// Split by hand: this runs on every tools bullet, and most values are
@@ -361,7 +361,7 @@ func (c *compilation) toolsAreNames(b *stepBuild, bt *bulletText, syn annotation
 		}
 		for _, w := range strings.Fields(part) {
 			if c.proseWord(w) {
-				b.st.Inferences = append(b.st.Inferences, Inference{Kind: ToolsProse,
+				b.st.addInference(Inference{Kind: ToolsProse,
 					Summary: fmt.Sprintf("step %q: the tools value %q reads as prose, so it is detail, not tool names", b.st.ID, value), Quote: value, Range: valueRange()})
 				return false, false
 			}
@@ -427,7 +427,8 @@ func (c *compilation) collectLists(st *Step, n ast.Node) {
 	switch v := n.(type) {
 	case *ast.List:
 		if v.IsOrdered() {
-			st.SubLists = append(st.SubLists, SubList{Range: c.rangeOf(v), Start: v.Start, Count: v.ChildCount()})
+			x := st.v2()
+			x.SubLists = append(x.SubLists, SubList{Range: c.rangeOf(v), Start: v.Start, Count: v.ChildCount()})
 		}
 	case *ast.ListItem, *ast.Blockquote:
 	default:

@@ -101,15 +101,15 @@ func TestWaitAnnotation(t *testing.T) {
 			t.Fatal(diags)
 		}
 		st := s.Step("1")
-		if st.WaitFor != "the customer's signed form" || st.WaitFrom != "" || strings.Contains(st.Detail, "signed") {
-			t.Errorf("%s: waits for %q (from %q), detail %q", key, st.WaitFor, st.WaitFrom, st.Detail)
+		if st.WaitFor() != "the customer's signed form" || st.WaitFrom() != "" || strings.Contains(st.Detail, "signed") {
+			t.Errorf("%s: waits for %q (from %q), detail %q", key, st.WaitFor(), st.WaitFrom(), st.Detail)
 		}
-		if got := s.Template().Steps[0].WaitFor; got != st.WaitFor {
+		if got := s.Template().Steps[0].WaitFor; got != st.WaitFor() {
 			t.Errorf("%s: template wait_for %q", key, got)
 		}
 		strict, _ := Compile("t.md", []byte(src), Options{Strict: true})
-		if st := strict.Step("1"); st.WaitFor != "" || !strings.Contains(st.Detail, "signed") {
-			t.Errorf("%s: strict reads a wait: %q, detail %q", key, st.WaitFor, st.Detail)
+		if st := strict.Step("1"); st.WaitFor() != "" || !strings.Contains(st.Detail, "signed") {
+			t.Errorf("%s: strict reads a wait: %q, detail %q", key, st.WaitFor(), st.Detail)
 		}
 	}
 }

@@ -142,7 +142,7 @@ func (c *compilation) sectionSteps(head *ast.Heading) []*stepBuild {
 	}
 	builds := make([]*stepBuild, 0, len(heads))
 	for i, h := range heads {
-		b := &stepBuild{st: &Step{ID: strconv.Itoa(i + 1), From: StepSection}, number: i + 1, v2: true}
+		b := &stepBuild{st: &Step{ID: strconv.Itoa(i + 1), V2: &StepV2{From: StepSection}}, number: i + 1, v2: true}
 		hs, he := c.blockSpan(h)
 		end := he
 		for n := h.NextSibling(); n != nil; n = n.NextSibling() {
@@ -158,7 +158,7 @@ func (c *compilation) sectionSteps(head *ast.Heading) []*stepBuild {
 		b.st.IDRange = c.idx.rng(hs, he)
 		b.st.GoalRange = b.st.IDRange
 		b.st.Goal = c.inlineText(h, -1, -1, false)
-		b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepSection,
+		b.st.addInference(Inference{Kind: StepSection,
 			Summary: fmt.Sprintf("step %q is the section %q, one of %d in a row that each hold their own numbered list", b.st.ID, b.st.Goal, len(heads)),
 			Quote:   b.st.Goal, Range: b.st.IDRange})
 		builds = append(builds, b)
@@ -612,7 +612,7 @@ func (c *compilation) paragraphSteps(doc ast.Node) []*stepBuild {
 	}
 	builds := make([]*stepBuild, 0, len(run))
 	for _, m := range run {
-		b := &stepBuild{st: &Step{ID: m.id, From: StepParagraph}, number: m.number, v2: true}
+		b := &stepBuild{st: &Step{ID: m.id, V2: &StepV2{From: StepParagraph}}, number: m.number, v2: true}
 		p := m.node
 		ps, pe := c.blockSpan(p)
 		end := pe
@@ -634,7 +634,7 @@ func (c *compilation) paragraphSteps(doc ast.Node) []*stepBuild {
 		b.st.IDRange = c.idx.rng(ps, c.lineEnd(ps))
 		b.st.GoalRange = b.st.IDRange
 		b.st.Goal = m.title
-		b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepParagraph,
+		b.st.addInference(Inference{Kind: StepParagraph,
 			Summary: fmt.Sprintf("step %q read from the paragraph %q", m.id, firstLine(m.text)),
 			Quote:   firstLine(m.text), Range: b.st.IDRange})
 		c.shortenGoal(b)
@@ -701,12 +701,12 @@ func (c *compilation) continuedSteps(h *ast.Heading, next int) []*stepBuild {
 	builds := c.listSteps([]listPart{{list: l, start: next}})
 	if len(builds) > 0 {
 		b := builds[0]
-		b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepResumed,
+		b.st.addInference(Inference{Kind: StepResumed,
 			Summary: fmt.Sprintf("the steps go on with the numbered list of the section %q, from step %q", c.inlineText(h, -1, -1, false), b.st.ID),
 			Quote:   c.firstLineOf(h), Range: c.rangeOf(h)})
 	}
 	for _, b := range builds {
-		b.st.From, b.v2 = StepResumed, true
+		b.st.v2().From, b.v2 = StepResumed, true
 	}
 	return builds
 }

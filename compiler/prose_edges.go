@@ -26,13 +26,17 @@ func (c *compilation) inferProseEdges(opts Options) {
 	if opts.Strict || len(s.Steps) == 0 || len(s.Source) == 0 {
 		return
 	}
-	global, globalAt := c.globalContinue()
-	readings := ReadProse(s)
+	ids := stepIDs(s) // the global reading's and every step's
+	global, globalAt := c.globalContinue(ids)
+	readings := readProse(s, ids)
 	s.prose = readings // lint's prose-branch reads them again
 	c.inferShapeEdges(readings)
 	applied := false
 	for i, st := range s.Steps {
 		rd := readings[i]
+		if rd == nil {
+			continue // nothing read: no edge, loop or wait to apply
+		}
 		if len(rd.Globals) > 0 && !global {
 			global, globalAt = true, rd.Globals[0]
 		}
@@ -40,10 +44,11 @@ func (c *compilation) inferProseEdges(opts Options) {
 		if i+1 < len(s.Steps) {
 			next = s.Steps[i+1].ID
 		}
-		pick, why := ProseEdges(rd, next)
+		pick, why := ProseEdges(*rd, next)
 		for k := range rd.Edges {
 			if e := &rd.Edges[k]; e.Back {
-				st.Loops = append(st.Loops, Loop{Kind: EdgeKind(e.Kind), Target: e.Target, Label: e.Label,
+				v := st.v2()
+				v.Loops = append(v.Loops, Loop{Kind: EdgeKind(e.Kind), Target: e.Target, Label: e.Label,
 					Bound: e.Bound, Then: e.Then, Range: c.absRange(e.Start, e.End), From: FromProse})
 			}
 		}
@@ -70,7 +75,7 @@ func (c *compilation) inferProseEdges(opts Options) {
 				}
 			}
 		}
-		if len(rd.Waits) > 0 && st.WaitFor == "" { // a wait annotation wins
+		if len(rd.Waits) > 0 && st.WaitFor() == "" { // a wait annotation wins
 			// Several waits of one step are all waited for, in order.
 			whats := make([]string, 0, len(rd.Waits))
 			for _, w := range rd.Waits {
@@ -78,9 +83,10 @@ func (c *compilation) inferProseEdges(opts Options) {
 					whats = append(whats, w.What)
 				}
 			}
-			st.WaitFor = strings.Join(whats, "; ")
-			st.WaitRange = c.absRange(rd.Waits[0].Start, rd.Waits[len(rd.Waits)-1].End)
-			st.WaitFrom = FromProse
+			v := st.v2()
+			v.WaitFor = strings.Join(whats, "; ")
+			v.WaitRange = c.absRange(rd.Waits[0].Start, rd.Waits[len(rd.Waits)-1].End)
+			v.WaitFrom = FromProse
 		}
 	}
 	if global {
@@ -198,7 +204,7 @@ func hasBack(edges []prose.Edge, k prose.Kind) bool {
 
 // globalContinue reads the text before the first step, where a write-up
 // says what holds for all of its steps.
-func (c *compilation) globalContinue() (bool, prose.Global) {
+func (c *compilation) globalContinue(ids []string) (bool, prose.Global) {
 	s := c.skill
 	from := 0
 	if fm := s.Frontmatter; fm != nil && !fm.Range.IsZero() {
@@ -209,7 +215,7 @@ func (c *compilation) globalContinue() (bool, prose.Global) {
 		return false, prose.Global{}
 	}
 	text := proseOnly(c.sourceText()[from:to], nil, nil)
-	rd := prose.Read(text, prose.Context{Steps: stepIDs(s)})
+	rd := prose.Read(text, prose.Context{Steps: ids})
 	if len(rd.Globals) == 0 {
 		return false, prose.Global{}
 	}
@@ -233,18 +239,24 @@ func stepIDs(s *Skill) []string {
 
 // ReadProse reads what the prose of each step of s says (FORMAT 6.4 to
 // 6.6), one Reading per step in order, with every offset an offset into
-// s.Source. The text read is a step's source with fenced code, HTML
+// s.Source; nil for a step whose prose says nothing it reads, as most
+// steps' prose does not (a Reading is four slices, a pointer one word). The text read is a step's source with fenced code, HTML
 // comments and its annotation bullets blanked out: code is not prose, and
 // an annotation states its own edge. Lint's prose-branch rule reads the
 // same text through this function.
-func ReadProse(s *Skill) []prose.Reading {
+func ReadProse(s *Skill) []*prose.Reading {
 	if len(s.Steps) == 0 {
 		return nil
 	}
 	if s.prose != nil {
 		return s.prose // read once by Compile; the readings are not changed after
 	}
-	ids, ph, names := stepIDs(s), phases(s), stepNames(s)
+	return readProse(s, stepIDs(s))
+}
+
+// readProse is ReadProse with the steps' IDs (stepIDs).
+func readProse(s *Skill, ids []string) []*prose.Reading {
+	ph, names := phases(s), stepNames(s)
 	index := s.byID // Compile's; the readings leave it unchanged
 	if index == nil {
 		index = make(map[string]int, len(ids))
@@ -254,7 +266,7 @@ func ReadProse(s *Skill) []prose.Reading {
 			}
 		}
 	}
-	out := make([]prose.Reading, len(s.Steps))
+	out := make([]*prose.Reading, len(s.Steps))
 	var buf prose.Buffer
 	var scratch []byte // proseOnly's
 	// One string of the whole source: a step's text is a slice of it, not
@@ -264,7 +276,10 @@ func ReadProse(s *Skill) []prose.Reading {
 		source = string(s.Source)
 	}
 	for i := range s.Steps {
-		out[i] = readStep(&buf, &scratch, s, source, i, ids, names, index, ph)
+		if rd := readStep(&buf, &scratch, s, source, i, ids, names, index, ph); len(rd.Edges)+len(rd.Waits)+len(rd.Globals)+len(rd.Unread) > 0 {
+			out[i] = new(prose.Reading)
+			*out[i] = rd // a copy: &rd would put every step's rd on the heap, empty or not
+		}
 	}
 	return out
 }
@@ -350,7 +365,7 @@ func partStart(s *Skill, i int) int {
 func stepNames(s *Skill) []string {
 	var names []string
 	for i, st := range s.Steps {
-		if s.Form != FormHeading && st.GoalFrom != GoalBoldLead || st.GoalFrom == GoalHeadingParagraph || st.GoalFrom == GoalFirstSentence || st.Goal == "" {
+		if from := st.GoalFrom(); s.Form != FormHeading && from != GoalBoldLead || from == GoalHeadingParagraph || from == GoalFirstSentence || st.Goal == "" {
 			continue
 		}
 		if names == nil {
@@ -369,7 +384,7 @@ func namesOwnItem(st *Step, e prose.Edge) bool {
 	if err != nil {
 		return false
 	}
-	for _, l := range st.SubLists {
+	for _, l := range st.SubLists() {
 		if e.Start >= l.Range.Start.Byte && e.Start < l.Range.End.Byte && n >= l.Start && n < l.Start+l.Count {
 			return true
 		}
@@ -501,8 +516,8 @@ func (c *compilation) keepReachable() {
 			}
 			// An undone shape edge leaves no record (pruneShapeInferences);
 			// undone prose says why, where lint reports the prose.
-			if prose && prev.ProseDropped == "" {
-				prev.ProseDropped = fmt.Sprintf("with them, step %q could never be reached; state the edges with annotations", st.ID)
+			if prose && prev.ProseDropped() == "" {
+				prev.v2().ProseDropped = fmt.Sprintf("with them, step %q could never be reached; state the edges with annotations", st.ID)
 			}
 		}
 		if !undone {

@@ -23,7 +23,7 @@ const EdgeShape = "edge-shape"
 // as real write-ups write decisions). It runs before the prose of each
 // step is read, so a step's own sentences win over its shape, and an
 // annotation wins over both.
-func (c *compilation) inferShapeEdges(readings []prose.Reading) {
+func (c *compilation) inferShapeEdges(readings []*prose.Reading) {
 	s := c.skill
 	if !c.infer || len(s.Steps) < 2 || len(s.Source) == 0 {
 		return
@@ -42,12 +42,12 @@ func (c *compilation) inferShapeEdges(readings []prose.Reading) {
 // default would fail the plan on the first "no", which such a write-up
 // never means. Three questions at least, half of the steps or more, and no
 // step with an edge of its own, written or in prose.
-func (c *compilation) questionChecklist(readings []prose.Reading) {
+func (c *compilation) questionChecklist(readings []*prose.Reading) {
 	steps := c.skill.Steps
 	questions := 0
 	for i, st := range steps {
 		if st.Success.Explicit || st.Failure.Explicit || st.Success.From != "" || st.Failure.From != "" ||
-			i < len(readings) && (len(readings[i].Edges) > 0 || len(readings[i].Unread) > 0) {
+			i < len(readings) && readings[i] != nil && (len(readings[i].Edges) > 0 || len(readings[i].Unread) > 0) {
 			return
 		}
 		if strings.HasSuffix(strings.TrimSpace(st.Goal), "?") {
@@ -75,7 +75,7 @@ func (c *compilation) setShape(i int, k EdgeKind, target, why, quote string, r R
 		return
 	}
 	*e = Edge{Target: target, From: FromShape, Range: r}
-	st.Inferences = append(st.Inferences, Inference{Kind: EdgeShape,
+	st.addInference(Inference{Kind: EdgeShape,
 		Summary: fmt.Sprintf("step %q: its %s edge goes to %q: %s", st.ID, k, target, why),
 		Quote:   quote, Range: r, Fix: fmt.Sprintf("- on %s: %s", k, target)})
 }
@@ -421,14 +421,18 @@ func sameSubject(a, b string) bool {
 // shape edge to the target its Fix names.
 func (c *compilation) pruneShapeInferences() {
 	for _, st := range c.skill.Steps {
-		keep := st.Inferences[:0]
-		for _, inf := range st.Inferences {
+		v := st.V2
+		if v == nil {
+			continue
+		}
+		keep := v.Inferences[:0]
+		for _, inf := range v.Inferences {
 			if inf.Kind == EdgeShape && !holds(st, inf) {
 				continue
 			}
 			keep = append(keep, inf)
 		}
-		st.Inferences = keep
+		v.Inferences = keep
 	}
 }
 

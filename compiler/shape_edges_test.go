@@ -85,10 +85,10 @@ func TestShapeEdgesUndone(t *testing.T) {
 	}
 	s, _ := Compile("t.md", []byte(src), Options{})
 	for _, st := range s.Steps {
-		if st.ProseDropped != "" {
-			t.Errorf("step %s: ProseDropped %q", st.ID, st.ProseDropped)
+		if st.ProseDropped() != "" {
+			t.Errorf("step %s: ProseDropped %q", st.ID, st.ProseDropped())
 		}
-		for _, inf := range st.Inferences {
+		for _, inf := range st.Inferences() {
 			if inf.Kind == EdgeShape {
 				t.Errorf("step %s keeps the record %q", st.ID, inf.Summary)
 			}
@@ -114,7 +114,7 @@ func TestShapeEdgesVisible(t *testing.T) {
 	}
 	var fixes []string
 	for _, st := range s.Steps {
-		for _, inf := range st.Inferences {
+		for _, inf := range st.Inferences() {
 			if inf.Kind == EdgeShape {
 				fixes = append(fixes, st.ID+" "+inf.Fix)
 				if inf.Range.IsZero() || inf.Quote == "" || !strings.Contains(inf.Summary, "open with the two sides") && !strings.Contains(inf.Summary, "alternatives") {

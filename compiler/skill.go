@@ -89,7 +89,7 @@ type Skill struct {
 	byID map[string]int
 	// prose holds what each step's prose says, read once by Compile
 	// (ReadProse); nil for a skill built by hand.
-	prose []prose.Reading
+	prose []*prose.Reading
 	// text is Source as a string, made once by Compile when it first
 	// needs one (compilation.bodyString): the strings cut from the body
 	// and every step's prose share its memory. Empty for a skill built by
@@ -203,22 +203,6 @@ type Step struct {
 	// white space collapsed.
 	Goal      string
 	GoalRange Range
-	// GoalFrom says how a version 2 reading found the goal (GoalBoldLead,
-	// GoalFirstSentence, GoalHeadingParagraph); empty when v1 rules gave
-	// it.
-	GoalFrom string
-
-	// From says how a version 2 reading found the step (StepKeyword,
-	// StepParagraph, StepResumed, ...); empty when v1 rules found it.
-	From string
-	// SubLists are the numbered lists inside the step's detail (version
-	// 2 only): "step 4" written inside one names its own item 4 when it
-	// has one, not step 4 of the skill.
-	SubLists []SubList
-	// Inferences are the version 2 readings made for this step, each
-	// with the words it read, for lint to show (FORMAT 6: every
-	// inference is visible).
-	Inferences []Inference
 
 	// Tools are the recommended tools in written order, without duplicates.
 	Tools []Ref
@@ -236,6 +220,33 @@ type Step struct {
 	// section.
 	Range Range
 
+	// V2 is what version 2 readings found for the step beyond v1's
+	// fields, nil when they found nothing: a pointer, as most steps have
+	// none (all of them under Options.Strict), and inline its fields
+	// would be a quarter of every step's size. Read it with the methods
+	// of the same names, which answer for a nil V2.
+	V2 *StepV2
+}
+
+// StepV2 is the part of a Step that only version 2 readings set.
+type StepV2 struct {
+	// GoalFrom says how a version 2 reading found the goal (GoalBoldLead,
+	// GoalFirstSentence, GoalHeadingParagraph); empty when v1 rules gave
+	// it.
+	GoalFrom string
+
+	// From says how a version 2 reading found the step (StepKeyword,
+	// StepParagraph, StepResumed, ...); empty when v1 rules found it.
+	From string
+	// SubLists are the numbered lists inside the step's detail (version
+	// 2 only): "step 4" written inside one names its own item 4 when it
+	// has one, not step 4 of the skill.
+	SubLists []SubList
+	// Inferences are the version 2 readings made for this step, each
+	// with the words it read, for lint to show (FORMAT 6: every
+	// inference is visible).
+	Inferences []Inference
+
 	// Loops are the back edges its prose states (FORMAT 6.5), as read;
 	// each becomes the step's edge of its kind unless an annotation or a
 	// forward edge of the prose states that edge.
@@ -249,6 +260,86 @@ type Step struct {
 	// ProseDropped says why the edges read from this step's prose were
 	// not applied after all (they would leave a step unreachable), or "".
 	ProseDropped string
+}
+
+// v2 is the step's V2, made when it has none: for the compiler to set.
+func (s *Step) v2() *StepV2 {
+	if s.V2 == nil {
+		s.V2 = new(StepV2)
+	}
+	return s.V2
+}
+
+// GoalFrom is V2.GoalFrom, "" when V2 is nil.
+func (s *Step) GoalFrom() string {
+	if s.V2 == nil {
+		return ""
+	}
+	return s.V2.GoalFrom
+}
+
+// From is V2.From, "" when V2 is nil.
+func (s *Step) From() string {
+	if s.V2 == nil {
+		return ""
+	}
+	return s.V2.From
+}
+
+// SubLists is V2.SubLists, nil when V2 is nil.
+func (s *Step) SubLists() []SubList {
+	if s.V2 == nil {
+		return nil
+	}
+	return s.V2.SubLists
+}
+
+// Inferences is V2.Inferences, nil when V2 is nil.
+func (s *Step) Inferences() []Inference {
+	if s.V2 == nil {
+		return nil
+	}
+	return s.V2.Inferences
+}
+
+// Loops is V2.Loops, nil when V2 is nil.
+func (s *Step) Loops() []Loop {
+	if s.V2 == nil {
+		return nil
+	}
+	return s.V2.Loops
+}
+
+// WaitFor is V2.WaitFor, "" when V2 is nil.
+func (s *Step) WaitFor() string {
+	if s.V2 == nil {
+		return ""
+	}
+	return s.V2.WaitFor
+}
+
+// WaitRange is V2.WaitRange, zero when V2 is nil.
+func (s *Step) WaitRange() Range {
+	if s.V2 == nil {
+		return Range{}
+	}
+	return s.V2.WaitRange
+}
+
+// WaitFrom is V2.WaitFrom, "" when V2 is nil.
+func (s *Step) WaitFrom() string {
+	if s.V2 == nil {
+		return ""
+	}
+	return s.V2.WaitFrom
+}
+
+// ProseDropped is V2.ProseDropped, "" when V2 is nil.
+func (s *Step) ProseDropped() string {
+	if s.V2 == nil {
+		return ""
+	}
+	return s.V2.ProseDropped
 }
 
 // Loop is a back edge read from prose: to this step or an earlier one.
@@ -408,4 +499,10 @@ type Annotation struct {
 	Value      string
 	ValueRange Range
 	Range      Range // the whole bullet
+}
+
+// addInference adds inf to the step's Inferences.
+func (s *Step) addInference(inf Inference) {
+	v := s.v2()
+	v.Inferences = append(v.Inferences, inf)
 }

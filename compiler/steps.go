@@ -15,7 +15,7 @@ import (
 )
 
 // stepBuild is a step while the skill is being compiled: the parts of the
-// markdown it came from, and annotations waiting for every ID to be known.
+// markdown it came from, and what its annotations consumed.
 type stepBuild struct {
 	st *Step
 	// number is the step's number as a reader sees it (list form) or as
@@ -27,8 +27,6 @@ type stepBuild struct {
 	// consumed are bullet items that turned out to be annotations: a few
 	// per step, so a slice beats a map.
 	consumed []ast.Node
-	edges    []pendingEdge
-	unknown  []pendingEdge // bullets with an unknown KEY, maybe a branch
 	// v2 is true when only version 2 reads the step where it is.
 	v2 bool
 	// lead is detail that comes before the blocks: the rest of a
@@ -190,8 +188,8 @@ func (c *compilation) headingSteps(doc ast.Node) []*stepBuild {
 		b.st.Goal = strings.TrimSpace(title)
 		b.st.GoalRange = c.idx.rng(hs, lineEnd)
 		if m.v2 {
-			b.st.From = StepKeyword
-			b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepKeyword,
+			b.st.v2().From = StepKeyword
+			b.st.addInference(Inference{Kind: StepKeyword,
 				Summary: fmt.Sprintf("step %q read from the heading %q", b.st.ID, m.text),
 				Quote:   m.text, Range: b.st.GoalRange})
 		}
@@ -270,7 +268,7 @@ func (c *compilation) listSteps(parts []listPart) []*stepBuild {
 			b.st.ID = strconv.Itoa(num)
 			i++
 			if pi > 0 {
-				b.st.From = StepResumed
+				b.st.v2().From = StepResumed
 				b.v2 = true
 			}
 			if pi > 0 && k == 1 {
@@ -279,12 +277,12 @@ func (c *compilation) listSteps(parts []listPart) []*stepBuild {
 					c.parts = append(c.parts, len(builds))
 					summary = fmt.Sprintf("the numbered list on line %d starts again at %d after prose: its steps go on from step %q", c.rangeOf(it).Start.Line, l.Start, b.st.ID)
 				}
-				b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepResumed,
+				b.st.addInference(Inference{Kind: StepResumed,
 					Summary: summary, Quote: c.firstLineOf(it), Range: c.rangeOf(it)})
 			}
 			if pi == 0 && k == 1 && p.chosen != "" {
-				b.st.From = StepChosen
-				b.st.Inferences = append(b.st.Inferences, Inference{Kind: StepChosen,
+				b.st.v2().From = StepChosen
+				b.st.addInference(Inference{Kind: StepChosen,
 					Summary: "the steps are this list: " + p.chosen,
 					Quote:   c.firstLineOf(it), Range: c.rangeOf(it)})
 			}
@@ -370,7 +368,6 @@ func (c *compilation) finish(builds []*stepBuild) {
 	// The skill's own index of steps by ID is the resolver's and the
 	// prose reader's too: one map per file, not three.
 	ids := make(map[string]int, len(builds))
-	numbers := make(map[int]*stepBuild, len(builds))
 	s.Steps = make([]*Step, 0, len(builds))
 	for _, b := range builds {
 		if b.st.ID == "" {
@@ -379,14 +376,11 @@ func (c *compilation) finish(builds []*stepBuild) {
 		if _, dup := ids[b.st.ID]; !dup {
 			ids[b.st.ID] = len(s.Steps)
 		}
-		if _, dup := numbers[b.number]; !dup && b.number >= 0 {
-			numbers[b.number] = b
-		}
 		s.Steps = append(s.Steps, b.st)
 	}
 	s.Entry = s.Steps[0].ID
 	s.byID = ids
-	r := &resolver{ids: ids, numbers: numbers, builds: builds}
+	r := &resolver{ids: ids, builds: builds}
 	// Annotations of all steps share one backing array, each step taking
 	// a capped slice of it, so that reading them allocates once; so do the
 	// bullets each step's annotations consume.
@@ -396,19 +390,30 @@ func (c *compilation) finish(builds []*stepBuild) {
 	}
 	slab := make([]Annotation, 0, total)
 	consumed := make([]ast.Node, 0, total)
+	// Every ID is known, so a step's edges resolve as soon as its bullets
+	// are read; its pending edges (c.edges, c.unknown) are then done with,
+	// and the next step reads its own into the same room. So it does its
+	// tools, and keeps a copy of their exact size: appended one by one, a
+	// step's two tools took two allocations and room for four.
+	var tools []Ref
 	for _, b := range builds {
 		k := bulletCount(b)
 		b.st.Annotations = slab[len(slab) : len(slab) : len(slab)+k]
 		b.consumed = consumed[len(consumed) : len(consumed) : len(consumed)+k]
+		c.edges, c.unknown, b.st.Tools = c.edges[:0], c.unknown[:0], tools[:0]
 		c.readAnnotations(b)
 		slab = slab[:len(slab)+len(b.st.Annotations)]
-		// Each step keeps all k of its room: more bullets are consumed
-		// later (checkUnknownKeys), which must not reach the next step's.
-		consumed = consumed[:len(consumed)+k]
-	}
-	for _, b := range builds {
 		c.resolveEdges(r, b)
 		c.checkUnknownKeys(r, b)
+		// Each step keeps all k of its room: the bullets checkUnknownKeys
+		// consumes must not reach the next step's.
+		consumed = consumed[:len(consumed)+k]
+		tools, b.st.Tools = b.st.Tools, nil
+		if len(tools) > 0 {
+			b.st.Tools = slices.Clone(tools)
+		}
+	}
+	for _, b := range builds {
 		if !c.noDetails {
 			b.st.Detail = c.detail(b)
 		}

@@ -46,14 +46,14 @@ func (s *Skill) Template() *graph.Template {
 			FailureLabel:     in.Label(i, Failure),
 			Detail:           st.Detail,
 			Line:             st.Line(),
-			GoalFrom:         st.GoalFrom,
+			GoalFrom:         st.GoalFrom(),
 			SuccessFrom:      st.Success.From,
 			FailureFrom:      st.Failure.From,
 			SuccessBound:     in.Bound(i, Success),
 			SuccessThen:      in.Then(i, Success),
 			FailureBound:     in.Bound(i, Failure),
 			FailureThen:      in.Then(i, Failure),
-			WaitFor:          st.WaitFor,
+			WaitFor:          st.WaitFor(),
 		})
 	}
 	t.Defaults()

@@ -30,7 +30,7 @@ Good (v1: the goal is the first paragraph):
 func runInferred(p *Pass) {
 	for i := range p.Skill.Steps {
 		st := p.Skill.Steps[i]
-		for _, inf := range st.Inferences {
+		for _, inf := range st.Inferences() {
 			d := compiler.Diagnostic{
 				Range:      inf.Range,
 				Summary:    inf.Summary,

@@ -55,15 +55,18 @@ func runProseBranch(p *Pass) {
 		if st.Range.IsZero() {
 			continue
 		}
-		rd := readings[i]
+		var rd prose.Reading // nil: the prose says nothing the reader reads
+		if r := readings[i]; r != nil {
+			rd = *r
+		}
 		next := compiler.End
 		if i+1 < len(s.Steps) {
 			next = s.Steps[i+1].ID
 		}
 		pick, why := compiler.ProseEdges(rd, next)
-		if why == "" && st.ProseDropped != "" {
+		if why == "" && st.ProseDropped() != "" {
 			// The compiler undid them: they would have lost a step.
-			pick, why = [2]*prose.Edge{}, st.ProseDropped
+			pick, why = [2]*prose.Edge{}, st.ProseDropped()
 		}
 		if why != "" {
 			e := firstForward(rd.Edges)
@@ -89,7 +92,7 @@ func runProseBranch(p *Pass) {
 			}
 		}
 		for _, w := range rd.Waits {
-			if st.WaitFrom != compiler.FromProse && strings.EqualFold(st.WaitFor, w.What) {
+			if st.WaitFrom() != compiler.FromProse && strings.EqualFold(st.WaitFor(), w.What) {
 				continue // a wait annotation already says it
 			}
 			d := compiler.Diagnostic{
@@ -97,7 +100,7 @@ func runProseBranch(p *Pass) {
 				Summary:    fmt.Sprintf("step %q waits for %q, read from its prose", st.ID, w.What),
 				Suggestion: "- wait: " + w.What,
 			}
-			if st.WaitFrom == "prose" {
+			if st.WaitFrom() == "prose" {
 				p.annotate(&d, st)
 			}
 			p.Report(d)
@@ -212,12 +215,12 @@ func proseLoop(p *Pass, st *compiler.Step, e *prose.Edge) {
 			d.Summary += " (no bound written: it takes the default)"
 		}
 		d.Detail = fmt.Sprintf("read from %q", e.Quote)
-	case len(st.Loops) == 0:
+	case len(st.Loops()) == 0:
 		// Strict mode keeps no loops.
 		d.Summary = fmt.Sprintf("step %q: its prose loops back to %q on %s, which strict mode does not apply", st.ID, e.Target, kind)
 		d.Detail = fmt.Sprintf("read from %q", e.Quote)
-	case st.ProseDropped != "":
-		d.Summary = fmt.Sprintf("step %q: its prose loops back to %q on %s, which is not applied: %s", st.ID, e.Target, kind, st.ProseDropped)
+	case st.ProseDropped() != "":
+		d.Summary = fmt.Sprintf("step %q: its prose loops back to %q on %s, which is not applied: %s", st.ID, e.Target, kind, st.ProseDropped())
 		d.Detail = fmt.Sprintf("read from %q", e.Quote)
 	case e.Target == st.ID && strings.Contains(e.Label, "until "):
 		// compiler.firstBack: "keep X until C" names no step to go back to.

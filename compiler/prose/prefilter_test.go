@@ -115,3 +115,70 @@ func TestHasPrefixFold(t *testing.T) {
 		}
 	}
 }
+
+// TestRemediesPrefilter: AfterRemedies and InOrder with their prefilters
+// read what they read without, on the texts of TestPrefilter and remedy
+// sentences in other cases and spellings.
+func TestRemediesPrefilter(t *testing.T) {
+	texts := append([]string(nil), prefilterTexts...)
+	texts = append(texts, "If none of the previous steps helped, try rebooting.", "IF NONE OF THE PREVIOUS STEPS HELPED, reboot.",
+		"When those fixes fail, call support.", "If you're still stuck after trying all of these steps, reach out.",
+		"If the above workarounds did not help, file a bug.", "If the above wor\u212aarounds did not help, file a bug.",
+		"İf none of the prevİous steps helped, reboot.", "Whenever the earlier options fail", "if", "these",
+		"Use these options, in order:", "TRY THE FOLLOWING FIXES ONE AT A TIME", "Try these workarounds in turn.",
+		"Try these wor\u212aarounds one by one.", "Try these methods in ORDER", "in", "one")
+	err := filepath.WalkDir("../../testdata", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		texts = append(texts, string(src))
+		texts = append(texts, strings.Split(string(src), "\n")...)
+		texts = append(texts, strings.Split(string(src), "\n\n")...)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped, found := 0, 0
+	for _, text := range texts {
+		a, z, ok := AfterRemedies(text)
+		wa, wz, wok := afterRemedies(text)
+		if a != wa || z != wz || ok != wok {
+			t.Errorf("AfterRemedies(%q) = %d, %d, %v; without the prefilter %d, %d, %v", text, a, z, ok, wa, wz, wok)
+		}
+		if !mayFollowRemedies(text) {
+			skipped++
+		}
+		if wok {
+			found++
+		}
+		a, z, ok = InOrder(text)
+		if wa, wz, wok := inOrder(text); a != wa || z != wz || ok != wok {
+			t.Errorf("InOrder(%q) = %d, %d, %v; without the prefilter %d, %d, %v", text, a, z, ok, wa, wz, wok)
+		}
+	}
+	if skipped == 0 || skipped == len(texts) || found == 0 {
+		t.Errorf("the prefilter skipped %d of %d texts, %d found", skipped, len(texts), found)
+	}
+}
+
+// FuzzRemediesPrefilter: the prefilters never hide what AfterRemedies and
+// InOrder read.
+func FuzzRemediesPrefilter(f *testing.F) {
+	for _, s := range prefilterTexts {
+		f.Add(s)
+	}
+	f.Add("If none of the previous steps helped, try rebooting.")
+	f.Add("Use these options, in order:")
+	f.Fuzz(func(t *testing.T, text string) {
+		a, z, ok := AfterRemedies(text)
+		if wa, wz, wok := afterRemedies(text); a != wa || z != wz || ok != wok {
+			t.Fatalf("AfterRemedies(%q) = %d, %d, %v; without the prefilter %d, %d, %v", text, a, z, ok, wa, wz, wok)
+		}
+		a, z, ok = InOrder(text)
+		if wa, wz, wok := inOrder(text); a != wa || z != wz || ok != wok {
+			t.Fatalf("InOrder(%q) = %d, %d, %v; without the prefilter %d, %d, %v", text, a, z, ok, wa, wz, wok)
+		}
+	})
+}

@@ -59,6 +59,9 @@ func LeadCondition(text string) (Condition, bool) {
 // things tried.
 var earlierWords = map[string]bool{"previous": true, "above": true, "earlier": true, "prior": true, "preceding": true, "these": true, "those": true}
 
+// earlierList is earlierWords as a list, for mayFollowRemedies.
+var earlierList = []string{"previous", "above", "earlier", "prior", "preceding", "these", "those"}
+
 var remedyWords = map[string]bool{"steps": true, "options": true, "fixes": true, "solutions": true, "remedies": true,
 	"suggestions": true, "methods": true, "things": true, "workarounds": true, "approaches": true}
 
@@ -68,6 +71,51 @@ var remedyWords = map[string]bool{"steps": true, "options": true, "fixes": true,
 // "If you're still encountering issues after trying all of these steps,
 // reach out to support"). It returns the clause's offsets, or ok false.
 func AfterRemedies(text string) (start, end int, ok bool) {
+	if !mayFollowRemedies(text) {
+		return 0, 0, false // most steps: no tokens made
+	}
+	return afterRemedies(text)
+}
+
+// mayFollowRemedies reports whether text may hold what AfterRemedies
+// reads: "if" or "when", and a word of earlierWords. Their tokens are
+// those ASCII letters, in any case, in the text: lowercasing makes them of
+// no other character ("\u212a" is "k", in none of them, and "İ" is "i"
+// with a dot above). So text without them is not tokenized: AfterRemedies
+// runs on the last step of every skill.
+func mayFollowRemedies(text string) bool {
+	if !containsFold(text, "if") && !containsFold(text, "when") {
+		return false
+	}
+	for _, w := range earlierList {
+		if containsFold(text, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s holds w, a lowercase ASCII word, in any
+// ASCII case: b|0x20 is a lowercase letter only for that letter and its
+// capital.
+func containsFold(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if s[i]|0x20 != w[0] {
+			continue
+		}
+		k := 1
+		for k < len(w) && s[i+k]|0x20 == w[k] {
+			k++
+		}
+		if k == len(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// afterRemedies is AfterRemedies without the prefilter.
+func afterRemedies(text string) (start, end int, ok bool) {
 	ts := tokenize(text, nil)
 	r := &reader{text: text, pos: -1}
 	for i, t := range ts {
@@ -98,6 +146,17 @@ func AfterRemedies(text string) (start, end int, ok bool) {
 // turn", "one at a time" or "one by one". It returns the offsets of the
 // words read.
 func InOrder(text string) (start, end int, ok bool) {
+	// "order", "turn" or "one", in any case, or no tokens: as in
+	// mayFollowRemedies, lowercasing makes them of no other character.
+	// Most procedures are introduced by a heading alone.
+	if !containsFold(text, "order") && !containsFold(text, "turn") && !containsFold(text, "one") {
+		return 0, 0, false
+	}
+	return inOrder(text)
+}
+
+// inOrder is InOrder without the prefilter.
+func inOrder(text string) (start, end int, ok bool) {
 	ts := tokenize(text, nil)
 	noun := -1
 	for i, t := range ts {
