@@ -28,7 +28,8 @@ func TestNewCmdServeFlags(t *testing.T) {
 		args []string
 		want ServeOptions
 	}{
-		{nil, ServeOptions{TTL: 24 * time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes, SessionIdle: server.DefaultSessionIdle}},
+		// Not nil: cobra reads os.Args for nil args (go test's own flags).
+		{[]string{}, ServeOptions{TTL: 24 * time.Hour, MaxBodyBytes: server.DefaultMaxBodyBytes, SessionIdle: server.DefaultSessionIdle}},
 		{[]string{"--ttl", "1s", "--session-idle", "30m"}, ServeOptions{TTL: time.Second, MaxBodyBytes: server.DefaultMaxBodyBytes, SessionIdle: 30 * time.Minute}},
 		{[]string{"--user", "alice", "--session", "s1", "--store", "memory", "--ttl", "1h", "--skills", "a", "--skills", "b"},
 			ServeOptions{User: "alice", Session: "s1", Store: "memory", TTL: time.Hour, SkillDirs: []string{"a", "b"}, MaxBodyBytes: server.DefaultMaxBodyBytes, SessionIdle: server.DefaultSessionIdle}},
