@@ -270,77 +270,26 @@ func (s *Step) v2() *StepV2 {
 	return s.V2
 }
 
-// GoalFrom is V2.GoalFrom, "" when V2 is nil.
-func (s *Step) GoalFrom() string {
+// The version 2 fields, read through V2 or, for a step without one, the
+// zero StepV2 (noV2, never written).
+var noV2 StepV2
+
+func (s *Step) read2() *StepV2 {
 	if s.V2 == nil {
-		return ""
+		return &noV2
 	}
-	return s.V2.GoalFrom
+	return s.V2
 }
 
-// From is V2.From, "" when V2 is nil.
-func (s *Step) From() string {
-	if s.V2 == nil {
-		return ""
-	}
-	return s.V2.From
-}
-
-// SubLists is V2.SubLists, nil when V2 is nil.
-func (s *Step) SubLists() []SubList {
-	if s.V2 == nil {
-		return nil
-	}
-	return s.V2.SubLists
-}
-
-// Inferences is V2.Inferences, nil when V2 is nil.
-func (s *Step) Inferences() []Inference {
-	if s.V2 == nil {
-		return nil
-	}
-	return s.V2.Inferences
-}
-
-// Loops is V2.Loops, nil when V2 is nil.
-func (s *Step) Loops() []Loop {
-	if s.V2 == nil {
-		return nil
-	}
-	return s.V2.Loops
-}
-
-// WaitFor is V2.WaitFor, "" when V2 is nil.
-func (s *Step) WaitFor() string {
-	if s.V2 == nil {
-		return ""
-	}
-	return s.V2.WaitFor
-}
-
-// WaitRange is V2.WaitRange, zero when V2 is nil.
-func (s *Step) WaitRange() Range {
-	if s.V2 == nil {
-		return Range{}
-	}
-	return s.V2.WaitRange
-}
-
-// WaitFrom is V2.WaitFrom, "" when V2 is nil.
-func (s *Step) WaitFrom() string {
-	if s.V2 == nil {
-		return ""
-	}
-	return s.V2.WaitFrom
-}
-
-// ProseDropped is V2.ProseDropped, "" when V2 is nil.
-func (s *Step) ProseDropped() string {
-	if s.V2 == nil {
-		return ""
-	}
-	return s.V2.ProseDropped
-}
+func (s *Step) GoalFrom() string        { return s.read2().GoalFrom }
+func (s *Step) From() string            { return s.read2().From }
+func (s *Step) SubLists() []SubList     { return s.read2().SubLists }
+func (s *Step) Inferences() []Inference { return s.read2().Inferences }
+func (s *Step) Loops() []Loop           { return s.read2().Loops }
+func (s *Step) WaitFor() string         { return s.read2().WaitFor }
+func (s *Step) WaitRange() Range        { return s.read2().WaitRange }
+func (s *Step) WaitFrom() string        { return s.read2().WaitFrom }
+func (s *Step) ProseDropped() string    { return s.read2().ProseDropped }
 
 // Loop is a back edge read from prose: to this step or an earlier one.
 type Loop struct {

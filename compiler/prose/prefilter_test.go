@@ -28,20 +28,7 @@ var prefilterTexts = []string{
 // without it, on the texts above, every FuzzRead seed and every line and
 // paragraph of the repository's skills.
 func TestPrefilter(t *testing.T) {
-	texts := append([]string(nil), prefilterTexts...)
-	err := filepath.WalkDir("../../testdata", func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
-			return err
-		}
-		src, err := os.ReadFile(path)
-		texts = append(texts, string(src))
-		texts = append(texts, strings.Split(string(src), "\n")...)
-		texts = append(texts, strings.Split(string(src), "\n\n")...)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	texts := prefilterCorpus(t)
 	skipped := 0
 	var b Buffer
 	for _, text := range texts {
@@ -120,26 +107,12 @@ func TestHasPrefixFold(t *testing.T) {
 // read what they read without, on the texts of TestPrefilter and remedy
 // sentences in other cases and spellings.
 func TestRemediesPrefilter(t *testing.T) {
-	texts := append([]string(nil), prefilterTexts...)
-	texts = append(texts, "If none of the previous steps helped, try rebooting.", "IF NONE OF THE PREVIOUS STEPS HELPED, reboot.",
+	texts := append(prefilterCorpus(t), "If none of the previous steps helped, try rebooting.", "IF NONE OF THE PREVIOUS STEPS HELPED, reboot.",
 		"When those fixes fail, call support.", "If you're still stuck after trying all of these steps, reach out.",
 		"If the above workarounds did not help, file a bug.", "If the above wor\u212aarounds did not help, file a bug.",
 		"İf none of the prevİous steps helped, reboot.", "Whenever the earlier options fail", "if", "these",
 		"Use these options, in order:", "TRY THE FOLLOWING FIXES ONE AT A TIME", "Try these workarounds in turn.",
 		"Try these wor\u212aarounds one by one.", "Try these methods in ORDER", "in", "one")
-	err := filepath.WalkDir("../../testdata", func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
-			return err
-		}
-		src, err := os.ReadFile(path)
-		texts = append(texts, string(src))
-		texts = append(texts, strings.Split(string(src), "\n")...)
-		texts = append(texts, strings.Split(string(src), "\n\n")...)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	skipped, found := 0, 0
 	for _, text := range texts {
 		a, z, ok := AfterRemedies(text)
@@ -181,4 +154,25 @@ func FuzzRemediesPrefilter(f *testing.F) {
 			t.Fatalf("InOrder(%q) = %d, %d, %v; without the prefilter %d, %d, %v", text, a, z, ok, wa, wz, wok)
 		}
 	})
+}
+
+// prefilterCorpus is prefilterTexts and every skill of the repository's
+// testdata, whole, by line and by paragraph.
+func prefilterCorpus(t *testing.T) []string {
+	t.Helper()
+	texts := append([]string(nil), prefilterTexts...)
+	err := filepath.WalkDir("../../testdata", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		texts = append(texts, string(src))
+		texts = append(texts, strings.Split(string(src), "\n")...)
+		texts = append(texts, strings.Split(string(src), "\n\n")...)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return texts
 }
