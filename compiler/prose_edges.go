@@ -267,8 +267,8 @@ func readProse(s *Skill, ids []string) []*prose.Reading {
 		}
 	}
 	out := make([]*prose.Reading, len(s.Steps))
-	var buf prose.Buffer
-	var scratch []byte // proseOnly's
+	var buf *prose.Buffer // made by the first step the prefilter lets through
+	var scratch []byte    // proseOnly's
 	// One string of the whole source: a step's text is a slice of it, not
 	// a copy of its own. Compile has usually made it already.
 	source := s.text
@@ -284,7 +284,7 @@ func readProse(s *Skill, ids []string) []*prose.Reading {
 	return out
 }
 
-func readStep(buf *prose.Buffer, scratch *[]byte, s *Skill, source string, i int, ids, names []string, index map[string]int, ph bool) prose.Reading {
+func readStep(buf **prose.Buffer, scratch *[]byte, s *Skill, source string, i int, ids, names []string, index map[string]int, ph bool) prose.Reading {
 	st := s.Steps[i]
 	from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(s.Source))
 	if st.Range.IsZero() || from < 0 || from >= to {
@@ -310,7 +310,11 @@ func readStep(buf *prose.Buffer, scratch *[]byte, s *Skill, source string, i int
 		blank = append(blank, [2]int{r.Start.Byte - from, r.End.Byte - from})
 	}
 	text := proseOnly(src, blank, scratch)
-	rd := buf.Read(text, ctx)
+	if *buf == nil {
+		// The prose of most skills says nothing: they need no buffer.
+		*buf = new(prose.Buffer)
+	}
+	rd := (*buf).Read(text, ctx)
 	rd.Shift(from)
 	rd.Edges = slices.DeleteFunc(rd.Edges, func(e prose.Edge) bool { return namesOwnItem(st, e) })
 	if repeatsPart(st.Goal) {
