@@ -166,7 +166,7 @@ func Load(arg string, opts lint.Options) (*Skill, error) {
 		}
 		path, root = p, arg
 	}
-	src, err := readSkill(path, root, maxSize(opts))
+	src, err := readSkill(path, root, false, maxSize(opts))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %q: %v", path, unwrapPath(err))
 	}
@@ -254,7 +254,7 @@ func loadEach(files []file, opts lint.Options, report bool, done func(i int, sk 
 		wg.Go(func() {
 			for i := range jobs {
 				f := files[i]
-				src, err := readSkill(f.path, f.root, maxSize(opts))
+				src, err := readSkill(f.path, f.root, f.regular, maxSize(opts))
 				if err != nil {
 					d := unreadable(f.path, err)
 					done(i, nil, &d)

@@ -25,8 +25,12 @@ const (
 var skippedDirs = map[string]bool{".git": true, "node_modules": true}
 
 // file is a skill file to read, with the folder its symlinks must stay in.
+// regular is true when the walk that found it saw a regular file: its
+// entry's type is what readSkill's Lstat would say, so it is not asked
+// again (one system call of the four a file took).
 type file struct {
 	path, root string
+	regular    bool
 }
 
 // skillFileIn returns the skill file of the folder dir: SKILL.md, else
@@ -66,13 +70,13 @@ func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics, []emp
 	var empty []emptyDir
 	// add reports whether p is a skill file to read, whether it was
 	// already listed or not: false only when an ignore glob excludes it.
-	add := func(p, root string) bool {
+	add := func(p, root string, regular bool) bool {
 		if ignored(cfg, p) {
 			return false
 		}
 		if !seen[p] {
 			seen[p] = true
-			files = append(files, file{path: p, root: root})
+			files = append(files, file{path: p, root: root, regular: regular})
 		}
 		return true
 	}
@@ -83,7 +87,7 @@ func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics, []emp
 			continue
 		}
 		if !st.IsDir() {
-			add(root, filepath.Dir(root))
+			add(root, filepath.Dir(root), false)
 			continue
 		}
 		// WalkDir visits a folder's entries in lexical order, where
@@ -120,10 +124,10 @@ func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics, []emp
 			switch d.Name() {
 			case FileName:
 				hasUpper[filepath.Dir(p)] = true
-				count(add(p, root))
+				count(add(p, root, d.Type().IsRegular()))
 			case LowerFileName:
 				if !hasUpper[filepath.Dir(p)] {
-					count(add(p, root))
+					count(add(p, root, d.Type().IsRegular()))
 				}
 			}
 			return nil

@@ -21,12 +21,20 @@ import (
 //     so a FIFO swapped in after the check cannot hang the read either;
 //   - at most limit+1 bytes are read (limit < 0: no limit), enough for the
 //     compiler to report the file as too large without loading it.
-func readSkill(path, root string, limit int64) ([]byte, error) {
-	target, err := admit(path, root)
-	if err != nil {
-		return nil, err
+//
+// regular says that a walk already saw path as a regular file, which is
+// what the Lstat would find: it is opened without it, with O_NOFOLLOW, so
+// a symlink swapped in since is refused rather than followed unchecked.
+func readSkill(path, root string, regular bool, limit int64) ([]byte, error) {
+	target, flags := path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW
+	if !regular {
+		var err error
+		if target, err = admit(path, root); err != nil {
+			return nil, err
+		}
+		flags &^= syscall.O_NOFOLLOW
 	}
-	f, err := os.OpenFile(target, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(target, flags, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -34,14 +34,16 @@ func (c *compilation) parseFrontmatter() int {
 		return 0
 	}
 	_, firstEnd := c.idx.lineBounds(1)
-	if strings.TrimRight(string(src[3:firstEnd]), " \t") != "" {
+	// Bytes trimmed and compared, not a string made of each line: the
+	// comparison needs no copy.
+	if len(bytes.TrimRight(src[3:firstEnd], " \t")) != 0 {
 		return 0 // "----" or "--- text" is markdown, not frontmatter
 	}
 	closeLine := 0
 	for n := 2; n <= c.idx.lineCount(); n++ {
 		s, e := c.idx.lineBounds(n)
-		l := strings.TrimRight(string(src[s:e]), " \t")
-		if l == "---" || l == "..." {
+		l := bytes.TrimRight(src[s:e], " \t")
+		if string(l) == "---" || string(l) == "..." {
 			closeLine = n
 			break
 		}
@@ -166,7 +168,9 @@ func countNodes(root *yaml.Node, limit int) (int, *yaml.Node) {
 	}
 	var firstAlias *yaml.Node
 	count := 0
-	stack := []entry{{root, false}}
+	// A frontmatter of a few keys fits the array: no allocation for it.
+	var buf [16]entry
+	stack := append(buf[:0], entry{root, false})
 	for len(stack) > 0 && count <= limit {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

@@ -113,6 +113,11 @@ func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\
 // attribute) is left out. keepBreaks keeps line breaks as newlines;
 // otherwise all white space is collapsed to single spaces.
 func (c *compilation) inlineText(n ast.Node, skipStart, skipEnd int, keepBreaks bool) string {
+	if c.textBuf == nil {
+		// Room for a goal or a line of detail at once: grown from nothing,
+		// the buffer took two or three allocations in every file.
+		c.textBuf = make([]byte, 0, 128)
+	}
 	w := textWriter{keepBreaks: keepBreaks, b: c.textBuf[:0]}
 	c.writeInline(&w, n, skipStart-c.bodyOff, skipEnd-c.bodyOff, false)
 	c.textBuf = w.b // the next call writes over it

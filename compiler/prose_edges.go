@@ -267,8 +267,8 @@ func readProse(s *Skill, ids []string) []*prose.Reading {
 		}
 	}
 	out := make([]*prose.Reading, len(s.Steps))
-	var buf prose.Buffer
-	var scratch []byte // proseOnly's
+	var buf *prose.Buffer // made by the first step the prefilter lets through
+	var scratch []byte    // proseOnly's
 	// One string of the whole source: a step's text is a slice of it, not
 	// a copy of its own. Compile has usually made it already.
 	source := s.text
@@ -284,10 +284,24 @@ func readProse(s *Skill, ids []string) []*prose.Reading {
 	return out
 }
 
-func readStep(buf *prose.Buffer, scratch *[]byte, s *Skill, source string, i int, ids, names []string, index map[string]int, ph bool) prose.Reading {
+func readStep(buf **prose.Buffer, scratch *[]byte, s *Skill, source string, i int, ids, names []string, index map[string]int, ph bool) prose.Reading {
 	st := s.Steps[i]
 	from, to := st.Range.Start.Byte, min(st.Range.End.Byte, len(s.Source))
 	if st.Range.IsZero() || from < 0 || from >= to {
+		return prose.Reading{}
+	}
+	next := End
+	if i+1 < len(s.Steps) {
+		next = s.Steps[i+1].ID
+	}
+	ctx := prose.Context{Step: st.ID, Steps: ids, Next: next, Phases: ph, Index: index, Names: names}
+	src := source[from:to]
+	// Blanking code, comments and annotations makes no word or arrow that
+	// the source lacks unless an annotation's edge cuts a word (code and
+	// comments are blanked from and to a byte no word holds): a source the
+	// prefilter turns away reads as nothing, and its prose, for a step with
+	// annotations a copy, is not made.
+	if !prose.MayRead(src, ctx) && !cutsWord(st, src, from) {
 		return prose.Reading{}
 	}
 	var blank [][2]int
@@ -295,12 +309,12 @@ func readStep(buf *prose.Buffer, scratch *[]byte, s *Skill, source string, i int
 		r := &st.Annotations[i].Range // not a copy of the whole annotation
 		blank = append(blank, [2]int{r.Start.Byte - from, r.End.Byte - from})
 	}
-	text := proseOnly(source[from:to], blank, scratch)
-	next := End
-	if i+1 < len(s.Steps) {
-		next = s.Steps[i+1].ID
+	text := proseOnly(src, blank, scratch)
+	if *buf == nil {
+		// The prose of most skills says nothing: they need no buffer.
+		*buf = new(prose.Buffer)
 	}
-	rd := buf.Read(text, prose.Context{Step: st.ID, Steps: ids, Next: next, Phases: ph, Index: index, Names: names})
+	rd := (*buf).Read(text, ctx)
 	rd.Shift(from)
 	rd.Edges = slices.DeleteFunc(rd.Edges, func(e prose.Edge) bool { return namesOwnItem(st, e) })
 	if repeatsPart(st.Goal) {
@@ -316,6 +330,22 @@ func readStep(buf *prose.Buffer, scratch *[]byte, s *Skill, source string, i int
 		}
 	}
 	return rd
+}
+
+// cutsWord reports whether an edge of an annotation of st, as proseOnly
+// blanks it in src (the step's source, from its byte from), falls between
+// two bytes of a word.
+func cutsWord(st *Step, src string, from int) bool {
+	cuts := func(k int) bool {
+		return k > 0 && k < len(src) && isWordByte(src[k-1]) && isWordByte(src[k])
+	}
+	for i := range st.Annotations {
+		r := &st.Annotations[i].Range
+		if cuts(r.Start.Byte-from) || cuts(r.End.Byte-from) {
+			return true
+		}
+	}
+	return false
 }
 
 // repeatsPart reports whether a goal says only that the step repeats:

@@ -160,10 +160,20 @@ type Buffer struct {
 
 // Read is Read, reusing b's tokens.
 func (b *Buffer) Read(text string, ctx Context) Reading {
-	if !mayAct(text) && (len(ctx.Names) == 0 || !hasArrow(text)) {
+	if !MayRead(text, ctx) {
 		return Reading{} // most steps state no branch: skip tokenizing them
 	}
 	return b.read(text, ctx)
+}
+
+// MayRead is Read's prefilter: false when Read finds nothing in text
+// under ctx, for it holds no word an action opens with and no arrow to a
+// step name. A word or arrow is made of bytes in a row, so text with some
+// bytes turned to spaces holds none the text does not, unless a space cuts
+// a word in two: the compiler asks this of a step's source before it
+// blanks the annotations in a copy.
+func MayRead(text string, ctx Context) bool {
+	return mayAct(text) || len(ctx.Names) > 0 && hasArrow(text)
 }
 
 // read is Read without the prefilter.
