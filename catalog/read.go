@@ -26,13 +26,13 @@ import (
 // what the Lstat would find: it is opened without it, with O_NOFOLLOW, so
 // a symlink swapped in since is refused rather than followed unchecked.
 func readSkill(path, root string, regular bool, limit int64) ([]byte, error) {
-	target, flags := path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW
-	if !regular {
+	target, flags := path, os.O_RDONLY|syscall.O_NONBLOCK|oNoFollow
+	if !regular || oNoFollow == 0 {
 		var err error
 		if target, err = admit(path, root); err != nil {
 			return nil, err
 		}
-		flags &^= syscall.O_NOFOLLOW
+		flags &^= oNoFollow
 	}
 	f, err := os.OpenFile(target, flags, 0)
 	if err != nil {
