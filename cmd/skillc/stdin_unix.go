@@ -19,21 +19,29 @@ import (
 // against a reference that measured 1.85 and 1.84 in both). A terminal is
 // left alone: its non-blocking mode would outlive skillc in the shell.
 func pollableStdin(in io.Reader) io.Reader {
-	f, ok := in.(*os.File)
-	if !ok {
-		return in
+	if f, ok := in.(*os.File); ok {
+		if _, ok := pipeOrSocket(f); ok {
+			return nonblocking(f)
+		}
 	}
+	return in
+}
+
+// pipeOrSocket is f's FileInfo, and whether f is a pipe or a socket.
+func pipeOrSocket(f *os.File) (os.FileInfo, bool) {
 	fi, err := f.Stat()
-	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
-		return in
-	}
+	return fi, err == nil && fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) != 0
+}
+
+// nonblocking returns f, a pipe or socket, made non-blocking as a new File,
+// or f when it cannot be. NewFile sees the descriptor non-blocking and
+// registers it with the runtime's poller. The new File is never closed or
+// collected while the server uses it, so the descriptor stays open.
+func nonblocking(f *os.File) *os.File {
 	fd := int(f.Fd())
 	if err := syscall.SetNonblock(fd, true); err != nil {
-		return in
+		return f
 	}
-	// NewFile sees the descriptor non-blocking and registers it with the
-	// runtime's poller. The new File is never closed or collected while
-	// the server reads it, so fd 0 stays open.
 	return os.NewFile(uintptr(fd), f.Name())
 }
 
@@ -47,16 +55,12 @@ func pollableStdout(out io.Writer) io.Writer {
 	if !ok {
 		return out
 	}
-	fi, err := f.Stat()
-	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+	fi, ok := pipeOrSocket(f)
+	if !ok {
 		return out
 	}
 	if ei, err := os.Stderr.Stat(); err != nil || os.SameFile(fi, ei) {
 		return out
 	}
-	fd := int(f.Fd())
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		return out
-	}
-	return os.NewFile(uintptr(fd), f.Name())
+	return nonblocking(f)
 }
