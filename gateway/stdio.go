@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -156,6 +157,10 @@ func (c *stdioConn) answerRaw(r *jsonrpc.Response) bool {
 	c.rawMu.Unlock()
 	if ch != nil {
 		ch <- rawAnswer{result: r.Result, err: r.Error}
+		// Let the caller write the answer on before this goroutine reads
+		// the upstream again, which finds nothing and only then yields
+		// (see forwarder.intercept in the server).
+		runtime.Gosched()
 	}
 	return true
 }

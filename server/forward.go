@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -124,6 +125,13 @@ func (f *forwarder) intercept(c *stdioConn, msg jsonrpc.Message) bool {
 		default:
 			go f.worker(c, fc)
 		}
+		// The call's goroutine is ready; let it write the call to the
+		// upstream now, before this one reads stdin again: that read
+		// finds nothing (the client waits for the answer) and only then
+		// would this goroutine yield. On a stdio gateway's one
+		// processor (oneProcessorForStdioGateway) that is a syscall and
+		// a scheduling round off every forwarded call's way.
+		runtime.Gosched()
 		return true
 	case "notifications/cancelled":
 		return f.cancelled(req)
