@@ -5,6 +5,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -84,10 +85,20 @@ type wireError struct {
 // maxDepth is how deep the SDK lets a message nest.
 const maxDepth = 1000
 
+var openBrace, openBracket = []byte("{"), []byte("[")
+
 // checkDepth refuses data that nests deeper than maxDepth, as the SDK's
 // JSON package does before it decodes (a scan of its own: the decoder
 // has no bound).
 func checkDepth(data []byte) error {
+	// The depth never passes the number of '{' and '[' in data (those in
+	// strings count too, so this can only count more): nearly every
+	// message has far fewer than maxDepth, and bytes.Count is many times
+	// cheaper than the scan below, which was 15% of a stdio gateway's
+	// instructions per forwarded call (callgrind: 8,200 of 56,000).
+	if bytes.Count(data, openBrace)+bytes.Count(data, openBracket) <= maxDepth {
+		return nil
+	}
 	depth := 0
 	inString, escaped := false, false
 	for _, b := range data {

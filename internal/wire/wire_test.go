@@ -39,6 +39,11 @@ var lines = []string{
 	nested(maxDepth),     // as deep as the SDK lets a message nest,
 	nested(maxDepth + 1), // and one deeper
 	`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"s":"[[[\\"[["}}`,
+	// More '[' than maxDepth, in a string: past checkDepth's count, to
+	// its scan, which finds the message only 2 deep.
+	`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"s":"` + strings.Repeat("[", maxDepth+1) + `"}}`,
+	// Deeper than maxDepth with objects and arrays mixed.
+	`{"jsonrpc":"2.0","id":1,"method":"ping","params":` + strings.Repeat(`{"a":[`, maxDepth/2) + strings.Repeat(`]}`, maxDepth/2) + `}`,
 }
 
 // nested is a request whose params nest to depth (arrays, with the
