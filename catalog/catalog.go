@@ -74,7 +74,8 @@ func (s *Skill) Errors() compiler.Diagnostics {
 			Severity: compiler.SeverityError, Rule: "no-steps",
 			Summary: fmt.Sprintf("skill %q has no numbered steps to seed a plan with", s.Name),
 			Detail:  `write the steps as a numbered list or as "## Step 1: ..." headings`,
-			Range:   compiler.Range{Filename: s.File, Start: compiler.Pos{Line: 1, Column: 1}, End: compiler.Pos{Line: 1, Column: 1}},
+			File:    s.File,
+			Range:   compiler.Range{Start: compiler.Pos{Line: 1, Column: 1}, End: compiler.Pos{Line: 1, Column: 1}},
 		})
 	}
 	out.Sort()
@@ -109,7 +110,8 @@ func judge(file string, src []byte, opts lint.Options, report bool) (out *Skill)
 			d := compiler.Diagnostic{
 				Severity: compiler.SeverityError, Rule: "internal-error",
 				Summary: fmt.Sprintf("the compiler failed on this skill: %v; please report it", r),
-				Range:   compiler.Range{Filename: file, Start: compiler.Pos{Line: 1, Column: 1}, End: compiler.Pos{Line: 1, Column: 1}},
+				File:    file,
+				Range:   compiler.Range{Start: compiler.Pos{Line: 1, Column: 1}, End: compiler.Pos{Line: 1, Column: 1}},
 			}
 			out.Skill = &compiler.Skill{Filename: file, Name: out.Name, Source: src}
 			out.Diags, out.Invalid = compiler.Diagnostics{d}, compiler.Diagnostics{d}
@@ -227,13 +229,13 @@ func Lint(paths []string, opts lint.Options) *lint.Result {
 	// large run's whole IR in memory (2.5x the peak RSS on 2,000 skills).
 	loadEach(files, opts, true, func(i int, sk *Skill, problem *compiler.Diagnostic) {
 		if problem != nil {
-			res.Files[i] = &lint.File{Path: problem.Range.Filename, Diags: compiler.Diagnostics{*problem}, Unreadable: true}
+			res.Files[i] = &lint.File{Path: problem.File, Diags: compiler.Diagnostics{*problem}, Unreadable: true}
 			return
 		}
 		res.Files[i] = &lint.File{Path: sk.File, Source: sk.Skill.Source, Diags: sk.Diags}
 	})
 	for _, p := range problems {
-		res.Files = append(res.Files, &lint.File{Path: p.Range.Filename, Diags: compiler.Diagnostics{p}, Unreadable: true})
+		res.Files = append(res.Files, &lint.File{Path: p.File, Diags: compiler.Diagnostics{p}, Unreadable: true})
 	}
 	sortFiles(res.Files)
 	return res

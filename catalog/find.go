@@ -159,7 +159,7 @@ func noSkill(e emptyDir) compiler.Diagnostic {
 		Severity: compiler.SeverityError,
 		Rule:     lint.RuleUnreadable.ID,
 		Summary:  summary,
-		Range:    compiler.Range{Filename: e.path},
+		File:     e.path,
 	}
 }
 
@@ -172,7 +172,7 @@ func unreadable(p string, err error) compiler.Diagnostic {
 		Severity: compiler.SeverityError,
 		Rule:     lint.RuleUnreadable.ID,
 		Summary:  fmt.Sprintf("cannot be read: %v", unwrapPath(err)),
-		Range:    compiler.Range{Filename: p},
+		File:     p,
 	}
 }
 

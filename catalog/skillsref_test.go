@@ -122,7 +122,7 @@ func checkSkillsRefVerdict(t *testing.T, path string, valid bool, rules []string
 	found := false
 	for _, d := range diags {
 		if d.Severity == compiler.SeverityError {
-			errs = append(errs, d.Range.String()+": "+d.Summary+" ["+d.Rule+"]")
+			errs = append(errs, d.Location()+": "+d.Summary+" ["+d.Rule+"]")
 		}
 		found = found || len(rules) == 0
 		for _, r := range rules {

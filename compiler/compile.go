@@ -174,12 +174,12 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 			Rule:     "file-too-large",
 			Summary:  fmt.Sprintf("file is larger than the limit of %d bytes", max),
 			Detail:   "skills are short write-ups; to compile a larger file anyway, raise the limit with --max-size (bytes, -1 for no limit)",
-			Range:    Range{Filename: filename, Start: Pos{Line: 1, Column: 1, Byte: 0}, End: Pos{Line: 1, Column: 1, Byte: 0}},
+			Range:    Range{Start: Pos{Line: 1, Column: 1, Byte: 0}, End: Pos{Line: 1, Column: 1, Byte: 0}},
 		})
 		return c.skill, c.diags
 	}
 
-	c.idx = newLineIndex(filename, src, base)
+	c.idx = newLineIndex(src, base)
 	c.checkEncoding()
 	c.bodyOff = c.parseFrontmatter()
 	c.body = src[c.bodyOff:]
@@ -202,8 +202,8 @@ func Compile(filename string, src []byte, opts Options) (*Skill, Diagnostics) {
 }
 
 func (c *compilation) report(d Diagnostic) {
-	if d.Range.Filename == "" {
-		d.Range.Filename = c.filename
+	if d.File == "" {
+		d.File = c.filename
 	}
 	c.diags = append(c.diags, d)
 }

@@ -10,11 +10,11 @@ import (
 // counts Unicode code points (what an editor shows), Byte is the 0-based
 // byte offset into the file.
 //
-// Line and Column are int32: a compiled step holds a dozen ranges, and
-// two 4-byte fields instead of 8-byte ones make a Range 48 bytes, not 64
-// (a step 960 -> 832 bytes). Byte stays an int, as it indexes the source,
-// which may be larger than 2 GiB under --max-size -1; a line or column
-// past what an int32 holds is given as the largest it does (newPos).
+// Line and Column are int32: a compiled step holds seven ranges, and two
+// 4-byte fields instead of 8-byte ones make a Range 32 bytes, not 48.
+// Byte stays an int, as it indexes the source, which may be larger than
+// 2 GiB under --max-size -1; a line or column past what an int32 holds is
+// given as the largest it does (newPos).
 type Pos struct {
 	Line   int32 `json:"line"`
 	Column int32 `json:"column"`
@@ -22,17 +22,22 @@ type Pos struct {
 }
 
 // Range is a span of source text. End is exclusive, as in hcl.Range.
+//
+// A Range does not name its file: what holds it does, once (Skill.Filename,
+// Diagnostic.File). A compiled step holds seven ranges and a skill hundreds,
+// all of one file, and a filename in each made a Range 48 bytes, not 32,
+// and a step 640 bytes, not 528.
 type Range struct {
-	Filename string `json:"filename,omitempty"`
-	Start    Pos    `json:"start"`
-	End      Pos    `json:"end"`
+	Start Pos `json:"start"`
+	End   Pos `json:"end"`
 }
 
 // IsZero reports whether the range was never set.
 func (r Range) IsZero() bool { return r.Start.Line == 0 }
 
+// String is "line:column" of the start.
 func (r Range) String() string {
-	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+	return fmt.Sprintf("%d:%d", r.Start.Line, r.Start.Column)
 }
 
 // Severity orders diagnostics: Error is the most severe.
@@ -93,7 +98,9 @@ type Diagnostic struct {
 	Summary string
 	// Detail explains further, or is empty.
 	Detail string
-	// Range is where the problem is.
+	// File is the path of the file the problem is in, as given; Range is
+	// where in it.
+	File  string
 	Range Range
 	// Suggestion is what the author could write instead, or is empty:
 	// `no (many): 4` for `many: 4`, or a near-miss step ID.
@@ -120,7 +127,8 @@ type Fix struct {
 }
 
 // Edit replaces the source bytes in Range (Start.Byte to End.Byte) with
-// NewText. An empty range inserts.
+// NewText, in the file of the diagnostic whose fix it is. An empty range
+// inserts.
 type Edit struct {
 	Range   Range  `json:"range"`
 	NewText string `json:"new_text"`
@@ -129,31 +137,43 @@ type Edit struct {
 // MarshalJSON gives diagnostics a stable lowercase shape.
 func (d Diagnostic) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Severity   string `json:"severity"`
-		Rule       string `json:"rule"`
-		Message    string `json:"message"`
-		Detail     string `json:"detail,omitempty"`
-		Range      Range  `json:"range"`
-		Suggestion string `json:"suggestion,omitempty"`
-		Fixes      []Fix  `json:"fixes,omitempty"`
-	}{d.Severity.String(), d.Rule, d.Summary, d.Detail, d.Range, d.Suggestion, d.Fixes})
+		Severity   string    `json:"severity"`
+		Rule       string    `json:"rule"`
+		Message    string    `json:"message"`
+		Detail     string    `json:"detail,omitempty"`
+		Range      fileRange `json:"range"`
+		Suggestion string    `json:"suggestion,omitempty"`
+		Fixes      []Fix     `json:"fixes,omitempty"`
+	}{d.Severity.String(), d.Rule, d.Summary, d.Detail, fileRange{d.File, d.Range.Start, d.Range.End}, d.Suggestion, d.Fixes})
+}
+
+// fileRange is a diagnostic's range in JSON, which names its file.
+type fileRange struct {
+	Filename string `json:"filename,omitempty"`
+	Start    Pos    `json:"start"`
+	End      Pos    `json:"end"`
+}
+
+// Location is "file:line:column" of the start of the diagnostic's range.
+func (d Diagnostic) Location() string {
+	return fmt.Sprintf("%s:%d:%d", d.File, d.Range.Start.Line, d.Range.Start.Column)
 }
 
 func (d Diagnostic) Error() string {
-	return fmt.Sprintf("%s: %s: %s [%s]", d.Range, d.Severity, d.Summary, d.Rule)
+	return fmt.Sprintf("%s: %s: %s [%s]", d.Location(), d.Severity, d.Summary, d.Rule)
 }
 
 // Key is what makes two diagnostics the same finding: a comparable value
 // (a Diagnostic is not, for its fixes), for sets of findings.
 type Key struct {
-	Severity                          Severity
-	Rule, Summary, Detail, Suggestion string
-	Range                             Range
+	Severity                                Severity
+	Rule, Summary, Detail, Suggestion, File string
+	Range                                   Range
 }
 
 // Key returns d's identity without its fixes.
 func (d Diagnostic) Key() Key {
-	return Key{d.Severity, d.Rule, d.Summary, d.Detail, d.Suggestion, d.Range}
+	return Key{d.Severity, d.Rule, d.Summary, d.Detail, d.Suggestion, d.File, d.Range}
 }
 
 // Diagnostics is a list of diagnostics.
@@ -172,10 +192,10 @@ func (ds Diagnostics) HasErrors() bool {
 // Sort orders diagnostics by file, position, then rule, so output is stable.
 func (ds Diagnostics) Sort() {
 	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i].Range, ds[j].Range
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
+		if ds[i].File != ds[j].File {
+			return ds[i].File < ds[j].File
 		}
+		a, b := ds[i].Range, ds[j].Range
 		if a.Start.Byte != b.Start.Byte {
 			return a.Start.Byte < b.Start.Byte
 		}

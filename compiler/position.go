@@ -12,8 +12,7 @@ import (
 // that every conversion is at most a binary search over line starts plus
 // a rune count within one line, never a scan from the top of the file.
 type lineIndex struct {
-	filename string
-	src      []byte // the source after BOM removal
+	src []byte // the source after BOM removal
 	// base is added to every Byte so offsets count from the first byte of
 	// the file as it is on disk (a stripped BOM still counts).
 	base   int
@@ -41,7 +40,7 @@ type cursor struct {
 	line, off, col int
 }
 
-func newLineIndex(filename string, src []byte, base int) *lineIndex {
+func newLineIndex(src []byte, base int) *lineIndex {
 	// Sized exactly: growing it by appends would cost several times the
 	// index on a file of short lines (10 MiB of blank lines: 400 MB).
 	starts := make([]int, 1, bytes.Count(src, []byte("\n"))+1)
@@ -62,7 +61,7 @@ func newLineIndex(filename string, src []byte, base int) *lineIndex {
 	for ; b < len(blockLine); b++ {
 		blockLine[b] = int32(len(starts) - 1)
 	}
-	return &lineIndex{filename: filename, src: src, base: base, starts: starts, blockLine: blockLine,
+	return &lineIndex{src: src, base: base, starts: starts, blockLine: blockLine,
 		ascii: asciiPrefix(src), at: cursor{off: -1}, to: cursor{off: -1}}
 }
 
@@ -139,10 +138,10 @@ func (x *lineIndex) rng(start, end int) Range {
 	// the line, with no lookup.
 	if line := x.at.line; end <= x.ascii && (line+1 == len(x.starts) || end < x.starts[line+1]) {
 		end = max(end, from.Byte-x.base) // start was clamped into src
-		return Range{Filename: x.filename, Start: from,
+		return Range{Start: from,
 			End: Pos{Line: from.Line, Column: narrow(int(from.Column) + end - (from.Byte - x.base)), Byte: end + x.base}}
 	}
-	return Range{Filename: x.filename, Start: from, End: x.posAt(&x.to, end)}
+	return Range{Start: from, End: x.posAt(&x.to, end)}
 }
 
 // lineCount is the number of lines in src.
@@ -189,12 +188,12 @@ type Lines struct {
 }
 
 // NewLines indexes the lines of file once.
-func NewLines(filename string, file []byte) *Lines {
+func NewLines(file []byte) *Lines {
 	base := 0
 	if bytes.HasPrefix(file, utf8BOM) {
 		base = len(utf8BOM)
 	}
-	return &Lines{x: newLineIndex(filename, file[base:], base)}
+	return &Lines{x: newLineIndex(file[base:], base)}
 }
 
 // Pos is the position of byte offset off.

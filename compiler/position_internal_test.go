@@ -46,14 +46,14 @@ func testLineIndexColumns(t *testing.T, src []byte) {
 	}
 	orders["random"] = random
 	for name, offs := range orders {
-		x := newLineIndex("f.md", src, 0)
+		x := newLineIndex(src, 0)
 		for _, off := range offs {
 			if got, want := x.pos(off), naive(off); got != want {
 				t.Errorf("%q %s: pos(%d) = %+v, want %+v", src, name, off, got, want)
 			}
 		}
 		// Ranges move both cursors: a start and an end at random.
-		x = newLineIndex("f.md", src, 0)
+		x = newLineIndex(src, 0)
 		for i := 0; i+1 < len(offs); i += 2 {
 			s, e := min(offs[i], offs[i+1]), max(offs[i], offs[i+1])
 			if got := x.rng(s, e); got.Start != naive(s) || got.End != naive(e) {

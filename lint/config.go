@@ -136,7 +136,7 @@ type configLoader struct {
 func ParseConfig(path string, src []byte) (*Config, compiler.Diagnostics) {
 	c := DefaultConfig()
 	c.Path = path
-	l := &configLoader{path: path, lines: compiler.NewLines(path, src)}
+	l := &configLoader{path: path, lines: compiler.NewLines(src)}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		line := 1
@@ -217,7 +217,7 @@ func (l *configLoader) rangeOf(n *yaml.Node) compiler.Range {
 
 func (l *configLoader) errorf(n *yaml.Node, format string, args ...any) {
 	l.diags = append(l.diags, compiler.Diagnostic{
-		Severity: compiler.SeverityError, Rule: RuleInvalidConfig.ID,
+		Severity: compiler.SeverityError, Rule: RuleInvalidConfig.ID, File: l.path,
 		Summary: fmt.Sprintf(format, args...), Range: l.rangeOf(n),
 	})
 }
@@ -225,7 +225,7 @@ func (l *configLoader) errorf(n *yaml.Node, format string, args ...any) {
 func (l *configLoader) errorAtLine(line int, format string, args ...any) {
 	start, end := l.lines.Bounds(line)
 	l.diags = append(l.diags, compiler.Diagnostic{
-		Severity: compiler.SeverityError, Rule: RuleInvalidConfig.ID,
+		Severity: compiler.SeverityError, Rule: RuleInvalidConfig.ID, File: l.path,
 		Summary: fmt.Sprintf(format, args...),
 		Range:   l.lines.Range(start, end),
 	})

@@ -120,8 +120,8 @@ ignore:
 			c, diags := ParseConfig(path, []byte(tt.src))
 			var got []string
 			for _, d := range diags {
-				got = append(got, d.Range.String()+": "+d.Summary)
-				if d.Rule != "invalid-config" || d.Severity != compiler.SeverityError || d.Range.Filename != path {
+				got = append(got, d.Location()+": "+d.Summary)
+				if d.Rule != "invalid-config" || d.Severity != compiler.SeverityError || d.File != path {
 					t.Errorf("diagnostic %v: want an invalid-config error in %s", d, path)
 				}
 			}

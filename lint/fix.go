@@ -154,8 +154,8 @@ func sameSteps(a, b *compiler.Skill) bool {
 	return true
 }
 
-// workingFixes keeps the fixes of d that work (Pass.fixWorks), each with
-// its edits placed in the skill's file.
+// workingFixes keeps the fixes of d that work (Pass.fixWorks): their edits
+// are to the skill's file, d.File.
 func (p *Pass) workingFixes(d compiler.Diagnostic) []compiler.Fix {
 	if p.fixes == nil {
 		return nil
@@ -164,12 +164,6 @@ func (p *Pass) workingFixes(d compiler.Diagnostic) []compiler.Fix {
 	for _, f := range d.Fixes {
 		if len(f.Edits) == 0 || !p.fixWorks(d, f) {
 			continue
-		}
-		f.Edits = append([]compiler.Edit(nil), f.Edits...)
-		for i := range f.Edits {
-			if f.Edits[i].Range.Filename == "" {
-				f.Edits[i].Range.Filename = p.Skill.Filename
-			}
 		}
 		out = append(out, f)
 	}

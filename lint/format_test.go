@@ -90,13 +90,13 @@ func TestGitHubEscaping(t *testing.T) {
 	res := &Result{Files: []*File{{Path: "a,b:c%.md", Diags: compiler.Diagnostics{{
 		Severity: compiler.SeverityWarning, Rule: "goal-too-long",
 		Summary: "100% wrong: a, b\r\nnext", Suggestion: "x:y",
-		Range: compiler.Range{Filename: "a,b:c%.md", Start: compiler.Pos{Line: 3, Column: 2}, End: compiler.Pos{Line: 3, Column: 6}},
+		File: "a,b:c%.md", Range: compiler.Range{Start: compiler.Pos{Line: 3, Column: 2}, End: compiler.Pos{Line: 3, Column: 6}},
 	}, {
 		Severity: compiler.SeverityInfo, Rule: "prose-branch", Summary: "multi-line",
-		Range: compiler.Range{Filename: "a,b:c%.md", Start: compiler.Pos{Line: 4, Column: 1}, End: compiler.Pos{Line: 6, Column: 1}},
+		File: "a,b:c%.md", Range: compiler.Range{Start: compiler.Pos{Line: 4, Column: 1}, End: compiler.Pos{Line: 6, Column: 1}},
 	}, {
 		Severity: compiler.SeverityError, Rule: "unreadable", Summary: "cannot read",
-		Range: compiler.Range{Filename: "gone.md"},
+		File: "gone.md",
 	}}}}}
 	var b bytes.Buffer
 	if err := WriteGitHub(&b, res); err != nil {
@@ -134,20 +134,21 @@ func TestSARIFURI(t *testing.T) {
 // multi-line range, a range with no end, odd characters in paths.
 func syntheticResult() *Result {
 	r := func(l1, c1, l2, c2 int32) compiler.Range {
-		return compiler.Range{Filename: "dir/my skill,100%.md", Start: compiler.Pos{Line: l1, Column: c1}, End: compiler.Pos{Line: l2, Column: c2}}
+		return compiler.Range{Start: compiler.Pos{Line: l1, Column: c1}, End: compiler.Pos{Line: l2, Column: c2}}
 	}
+	const f = "dir/my skill,100%.md"
 	return &Result{Files: []*File{
-		{Path: "dir/my skill,100%.md", Diags: compiler.Diagnostics{
-			{Severity: compiler.SeverityError, Rule: "unknown-target", Summary: "step \"2\" goes to \"5\"", Suggestion: "4", Range: r(3, 4, 3, 5),
+		{Path: f, Diags: compiler.Diagnostics{
+			{File: f, Severity: compiler.SeverityError, Rule: "unknown-target", Summary: "step \"2\" goes to \"5\"", Suggestion: "4", Range: r(3, 4, 3, 5),
 				Fixes: []compiler.Fix{{Title: "replace \"5\" with \"4\"", Safe: true, Edits: []compiler.Edit{{Range: r(3, 4, 3, 5), NewText: "4"}}}}},
-			{Severity: compiler.SeverityWarning, Rule: "cycle", Summary: "loop", Detail: "2 -> 3 -> 2", Range: r(4, 1, 6, 1)},
+			{File: f, Severity: compiler.SeverityWarning, Rule: "cycle", Summary: "loop", Detail: "2 -> 3 -> 2", Range: r(4, 1, 6, 1)},
 			// An unsafe fix of two edits: an insertion and a deletion.
-			{Severity: compiler.SeverityInfo, Rule: "prose-branch", Summary: "prose", Range: r(7, 2, 0, 0),
+			{File: f, Severity: compiler.SeverityInfo, Rule: "prose-branch", Summary: "prose", Range: r(7, 2, 0, 0),
 				Fixes: []compiler.Fix{{Title: "write the annotation", Edits: []compiler.Edit{
 					{Range: r(7, 10, 7, 10), NewText: "\n   - on failure: 2"}, {Range: r(9, 1, 9, 4)}}}}},
-			{Severity: compiler.SeverityError, Rule: "some-new-compiler-rule", Summary: "new", Range: r(8, 1, 8, 2)},
+			{File: f, Severity: compiler.SeverityError, Rule: "some-new-compiler-rule", Summary: "new", Range: r(8, 1, 8, 2)},
 		}},
-		{Path: "gone.md", Unreadable: true, Diags: compiler.Diagnostics{{Severity: compiler.SeverityError, Rule: "unreadable", Summary: "cannot read", Range: compiler.Range{Filename: "gone.md"}}}},
+		{Path: "gone.md", Unreadable: true, Diags: compiler.Diagnostics{{Severity: compiler.SeverityError, Rule: "unreadable", Summary: "cannot read", File: "gone.md"}}},
 	}}
 }
 
@@ -247,7 +248,7 @@ func validateSARIF(t *testing.T, tool string, logs map[string][]byte) {
 func TestTextClipsLongLines(t *testing.T) {
 	line := strings.Repeat("a", 300) + "BAD" + strings.Repeat("b", 300)
 	d := compiler.Diagnostic{Severity: compiler.SeverityError, Rule: "x", Summary: "bad",
-		Range: compiler.Range{Filename: "f.md", Start: compiler.Pos{Line: 1, Column: 301}, End: compiler.Pos{Line: 1, Column: 304}}}
+		File: "f.md", Range: compiler.Range{Start: compiler.Pos{Line: 1, Column: 301}, End: compiler.Pos{Line: 1, Column: 304}}}
 	var b bytes.Buffer
 	WriteText(&b, compiler.Diagnostics{d}, func(string) []byte { return []byte(line) }, TextOptions{})
 	lines := strings.Split(b.String(), "\n")

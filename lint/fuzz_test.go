@@ -31,7 +31,7 @@ func FuzzLint(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		const name = "fuzz/SKILL.md"
 		diags := LintSource(name, src, Options{})
-		lines := compiler.NewLines(name, src)
+		lines := compiler.NewLines(src)
 		for _, d := range diags {
 			checkFuzzRange(t, src, lines, d)
 			// A fix offered is one that applies: its edits are placed

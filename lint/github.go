@@ -28,7 +28,7 @@ func WriteGitHub(w io.Writer, r *Result) error {
 		case compiler.SeverityWarning:
 			level = "warning"
 		}
-		props := []string{"file=" + escapeProperty(filepath.ToSlash(d.Range.Filename))}
+		props := []string{"file=" + escapeProperty(filepath.ToSlash(d.File))}
 		if start, end := startEnd(d.Range); start.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", start.Line), fmt.Sprintf("col=%d", start.Column))
 			props = append(props, fmt.Sprintf("endLine=%d", lastLine(compiler.Range{Start: start, End: end})))

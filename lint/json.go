@@ -84,7 +84,7 @@ func WriteJSON(w io.Writer, r *Result) error {
 	for _, d := range r.Diagnostics() {
 		start, end := startEnd(d.Range)
 		rep.Diagnostics = append(rep.Diagnostics, JSONDiagnostic{
-			File: filepath.ToSlash(d.Range.Filename), Line: int(start.Line), Column: int(start.Column),
+			File: filepath.ToSlash(d.File), Line: int(start.Line), Column: int(start.Column),
 			EndLine: int(end.Line), EndColumn: int(end.Column),
 			Severity: d.Severity.String(), Rule: d.Rule, Message: d.Summary,
 			Detail: d.Detail, Suggestion: d.Suggestion, Fixes: jsonFixes(d.Fixes),

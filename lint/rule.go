@@ -181,8 +181,8 @@ type Pass struct {
 // filled in by the pass: a rule never decides its own effective severity.
 func (p *Pass) Report(d compiler.Diagnostic) {
 	d.Rule = p.rule.ID
-	if d.Range.Filename == "" {
-		d.Range.Filename = p.Skill.Filename
+	if d.File == "" {
+		d.File = p.Skill.Filename
 	}
 	if len(d.Fixes) > 0 {
 		d.Fixes = p.workingFixes(d)
@@ -203,7 +203,7 @@ func (p *Pass) RangeOf(start, end int) compiler.Range {
 // Lines is the skill's line index, built on first use.
 func (p *Pass) Lines() *compiler.Lines {
 	if p.lines == nil {
-		p.lines = compiler.NewLines(p.Skill.Filename, p.Skill.Source)
+		p.lines = compiler.NewLines(p.Skill.Source)
 	}
 	return p.lines
 }

@@ -167,7 +167,7 @@ func TestProseBranchIR(t *testing.T) {
 			if sev == 0 {
 				sev = RuleProseBranch.Severity // the pass fills in the default
 			}
-			got = append(got, fmt.Sprintf("%s %v %s | %s", d.Range, sev, d.Summary, d.Suggestion))
+			got = append(got, fmt.Sprintf("%s %v %s | %s", d.Location(), sev, d.Summary, d.Suggestion))
 		}
 		want := []string{
 			// The annotation wins; the prose disagrees with it.
@@ -189,7 +189,7 @@ func TestProseBranchIR(t *testing.T) {
 
 func TestSuppressionsIR(t *testing.T) {
 	src := "<!-- skillc-disable-file goal-too-long -->\n# S\n\n1. One?\n   <!-- skillc-disable question-without-branch -->\n\n   <!-- skillc-disable nope, all -->\n2. Two?\n   - tools: x\n3. Three?\n```\n<!-- skillc-disable-file all -->\n```\n"
-	li := compiler.NewLines("s.md", []byte(src))
+	li := compiler.NewLines([]byte(src))
 	rng := li.Range
 	i2, i3 := strings.Index(src, "2. Two"), strings.Index(src, "3. Three")
 	s := &compiler.Skill{Filename: "s.md", Source: []byte(src), Steps: []*compiler.Step{
@@ -199,7 +199,7 @@ func TestSuppressionsIR(t *testing.T) {
 	}}
 	var unknown compiler.Diagnostics
 	sups := parseSuppressions(s, li, func(d compiler.Diagnostic) { unknown = append(unknown, d) })
-	if len(unknown) != 1 || unknown[0].Range.String() != "s.md:7:24" || unknown[0].Rule != "unknown-rule" {
+	if len(unknown) != 1 || unknown[0].Location() != "s.md:7:24" || unknown[0].Rule != "unknown-rule" {
 		t.Errorf("unknown = %v", unknown)
 	}
 	at := func(rule string, line int32) compiler.Diagnostic {

@@ -183,7 +183,7 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 
 	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Results: []sarifResult{}}
 	for _, d := range diags {
-		uri := sarifURI(d.Range.Filename, opt.BaseDir)
+		uri := sarifURI(d.File, opt.BaseDir)
 		loc := sarifPhysical{ArtifactLocation: sarifArtifactLocation{URI: uri}}
 		// A finding about a whole file (unreadable) points at its start:
 		// consumers expect a region on every result.
@@ -205,7 +205,7 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 			RuleID: d.Rule, RuleIndex: index[d.Rule], Level: sarifLevel(d.Severity),
 			Message:   sarifText{msg},
 			Locations: []sarifLocation{{PhysicalLocation: loc}},
-			Fixes:     sarifFixes(d.Fixes, opt.BaseDir),
+			Fixes:     sarifFixes(d.Fixes, uri),
 		}
 		run.Results = append(run.Results, res)
 	}
@@ -217,20 +217,16 @@ func WriteSARIF(w io.Writer, r *Result, opt SARIFOptions) error {
 
 // sarifFixes are a finding's fixes as SARIF writes them: each edit a
 // replacement of its exact region (columns in code points, as the run's
-// columnKind says), grouped by file in the order the edits come.
-func sarifFixes(fixes []compiler.Fix, base string) []sarifFix {
+// columnKind says), all in the finding's file, uri.
+func sarifFixes(fixes []compiler.Fix, uri string) []sarifFix {
 	var out []sarifFix
 	for _, f := range fixes {
 		desc := f.Title
 		if !f.Safe {
 			desc += " (unsafe: --unsafe-fixes applies it)"
 		}
-		sf := sarifFix{Description: sarifText{desc}}
+		ac := sarifArtifactChange{ArtifactLocation: sarifArtifactLocation{URI: uri}}
 		for _, e := range f.Edits {
-			uri := sarifURI(e.Range.Filename, base)
-			if n := len(sf.ArtifactChanges); n == 0 || sf.ArtifactChanges[n-1].ArtifactLocation.URI != uri {
-				sf.ArtifactChanges = append(sf.ArtifactChanges, sarifArtifactChange{ArtifactLocation: sarifArtifactLocation{URI: uri}})
-			}
 			rep := sarifReplacement{DeletedRegion: sarifRegion{
 				StartLine: int(e.Range.Start.Line), StartColumn: int(e.Range.Start.Column),
 				EndLine: int(e.Range.End.Line), EndColumn: int(e.Range.End.Column),
@@ -238,11 +234,10 @@ func sarifFixes(fixes []compiler.Fix, base string) []sarifFix {
 			if e.NewText != "" {
 				rep.InsertedContent = &sarifText{e.NewText}
 			}
-			ac := &sf.ArtifactChanges[len(sf.ArtifactChanges)-1]
 			ac.Replacements = append(ac.Replacements, rep)
 		}
-		if len(sf.ArtifactChanges) > 0 {
-			out = append(out, sf)
+		if len(ac.Replacements) > 0 {
+			out = append(out, sarifFix{Description: sarifText{desc}, ArtifactChanges: []sarifArtifactChange{ac}})
 		}
 	}
 	return out

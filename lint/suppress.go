@@ -95,6 +95,7 @@ func parseSuppressions(sk *compiler.Skill, li *compiler.Lines, report func(compi
 						Severity: compiler.SeverityError,
 						Rule:     RuleUnknownRule.ID,
 						Summary:  "unknown rule " + quote(id) + " in a suppression comment",
+						File:     sk.Filename,
 						Range:    li.Range(off+f.off, off+f.off+len(id)),
 					}
 					if sug := Suggest(id); sug != "" {

@@ -89,7 +89,7 @@ func (q *quoter) line(filename string, n int) []byte {
 	if !ok {
 		f = &quotedFile{src: q.src(filename)}
 		if f.src != nil {
-			f.lines = compiler.NewLines(filename, f.src)
+			f.lines = compiler.NewLines(f.src)
 		}
 		q.files[filename] = f
 	}
@@ -121,7 +121,7 @@ func writeOne(b *bytes.Buffer, d compiler.Diagnostic, q *quoter, opt TextOptions
 	c := opt.Color
 	// Every piece of text that came from input is escaped: a file name, a
 	// message quoting a goal, the source line itself.
-	loc := termsafe.Escape(d.Range.Filename)
+	loc := termsafe.Escape(d.File)
 	if d.Range.Start.Line > 0 {
 		loc = fmt.Sprintf("%s:%d:%d", loc, d.Range.Start.Line, d.Range.Start.Column)
 	}
@@ -138,7 +138,7 @@ func writeOne(b *bytes.Buffer, d compiler.Diagnostic, q *quoter, opt TextOptions
 	num := strconv.Itoa(int(d.Range.Start.Line))
 	gutter := strings.Repeat(" ", len(num))
 	if d.Range.Start.Line > 0 {
-		if line := q.line(d.Range.Filename, int(d.Range.Start.Line)); line != nil {
+		if line := q.line(d.File, int(d.Range.Start.Line)); line != nil {
 			shown, under := snippet(line, d.Range)
 			fmt.Fprintf(b, "%s |\n", gutter)
 			fmt.Fprintf(b, "%s | %s\n", paint(c, ansiGray, num), shown)

@@ -23,7 +23,7 @@ func BenchmarkWriteTextFindings(b *testing.B) {
 			col := strings.IndexByte(line, '`') + 1
 			diags = append(diags, compiler.Diagnostic{
 				Severity: compiler.SeverityWarning, Rule: "unknown-tool", Summary: fmt.Sprintf("unknown tool %q", fmt.Sprint("tool_", i)),
-				Range: compiler.Range{Filename: "big.md", Start: compiler.Pos{Line: int32(i), Column: int32(col)}, End: compiler.Pos{Line: int32(i), Column: int32(col + 8)}},
+				File: "big.md", Range: compiler.Range{Start: compiler.Pos{Line: int32(i), Column: int32(col)}, End: compiler.Pos{Line: int32(i), Column: int32(col + 8)}},
 			})
 		}
 		src := []byte(sb.String())

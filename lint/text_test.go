@@ -66,8 +66,8 @@ func TestWriteTextCaret(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.rng.Filename = "f.md"
-			d := compiler.Diagnostic{Severity: compiler.SeverityError, Rule: "r", Summary: "s", Range: tt.rng}
+
+			d := compiler.Diagnostic{Severity: compiler.SeverityError, Rule: "r", Summary: "s", File: "f.md", Range: tt.rng}
 			var b bytes.Buffer
 			src := func(string) []byte { return []byte(tt.src) }
 			if err := WriteText(&b, compiler.Diagnostics{d}, src, TextOptions{}); err != nil {
@@ -85,7 +85,7 @@ func TestWriteTextCaret(t *testing.T) {
 func TestWriteTextEscapesMessages(t *testing.T) {
 	d := compiler.Diagnostic{Severity: compiler.SeverityWarning, Rule: "r", Summary: "goal \"\x1b[2J\"",
 		Detail: "line one\nline \x07two", Suggestion: "use \u009b",
-		Range: compiler.Range{Filename: "evil\x1b.md"}}
+		File: "evil\x1b.md"}
 	var b bytes.Buffer
 	if err := WriteText(&b, compiler.Diagnostics{d}, nil, TextOptions{Color: true}); err != nil {
 		t.Fatal(err)

@@ -82,7 +82,7 @@ func checkWants(t *testing.T, path string) map[string]bool {
 			wants[k]--
 			continue
 		}
-		problems = append(problems, fmt.Sprintf("%s: unexpected %s: %s [%s]", d.Range, d.Severity, d.Summary, d.Rule))
+		problems = append(problems, fmt.Sprintf("%s: unexpected %s: %s [%s]", d.Location(), d.Severity, d.Summary, d.Rule))
 	}
 	for k, n := range wants {
 		for range n {

@@ -42,8 +42,11 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 	quickfix := protocol.CodeActionKindQuickFix
 	var safe []compiler.Fix
 	for _, d := range doc.diags {
+		if !doc.owns(d) {
+			continue
+		}
 		for i, f := range d.Fixes {
-			if !doc.owns(f) {
+			if len(f.Edits) == 0 {
 				continue
 			}
 			if f.Safe {
@@ -70,15 +73,11 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 	return actions, nil
 }
 
-// owns reports whether every edit of f is to the document: a fix is
-// offered only for the text the editor has.
-func (d *document) owns(f compiler.Fix) bool {
-	for _, e := range f.Edits {
-		if e.Range.Filename != "" && e.Range.Filename != d.path {
-			return false
-		}
-	}
-	return len(f.Edits) > 0
+// owns reports whether diag is about the document, whose file its fixes
+// edit: a finding is placed, and a fix offered, only in the text the
+// editor has.
+func (d *document) owns(diag compiler.Diagnostic) bool {
+	return diag.File == "" || diag.File == d.path
 }
 
 // disjoint is the edits of the fixes that overlap no fix kept before

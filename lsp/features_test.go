@@ -530,7 +530,7 @@ func TestFixAll(t *testing.T) {
 	s, uri := openSkill(t, featureSkill, false)
 	doc := s.doc(uri)
 	start := strings.Index(featureSkill, "Tell")
-	lines := compiler.NewLines(doc.path, []byte(featureSkill))
+	lines := compiler.NewLines([]byte(featureSkill))
 	doc.diags = append(doc.diags, compiler.Diagnostic{Rule: "test", Range: lines.Range(start, start+4),
 		Fixes: []compiler.Fix{{Title: "say Ask", Safe: true, Edits: []compiler.Edit{{Range: lines.Range(start, start+4), NewText: "Ask"}}}}})
 	res, err := s.codeAction(nil, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri},

@@ -73,7 +73,7 @@ func pos(line, char uint32) protocol.Position { return protocol.Position{Line: l
 func TestRangeOf(t *testing.T) {
 	const src = "# T\n\n1. Ask « là » 😀: clarfy\n"
 	tx := newText(src)
-	lines := compiler.NewLines("t.md", []byte(src))
+	lines := compiler.NewLines([]byte(src))
 	start := len("# T\n\n1. Ask « là » 😀: ")
 	fromBytes := lines.Range(start, start+len("clarfy"))
 	want := protocol.Range{Start: pos(2, 18), End: pos(2, 24)}

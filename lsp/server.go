@@ -327,10 +327,10 @@ func (s *Server) lint(doc *document) {
 		out = append(out, lspDiagnostic(doc.text, compiler.Diagnostic{Severity: compiler.SeverityError, Rule: "invalid-config", Summary: msg}))
 	}
 	for _, d := range diags {
-		if d.Range.Filename != "" && d.Range.Filename != doc.path {
+		if !doc.owns(d) {
 			// A finding about another file (none today) is shown at the
 			// top, never at a position that belongs to that file.
-			d.Summary = d.Range.String() + ": " + d.Summary
+			d.Summary = d.Location() + ": " + d.Summary
 			d.Range = compiler.Range{}
 		}
 		out = append(out, lspDiagnostic(doc.text, d))

@@ -90,7 +90,7 @@ func refuse(c *catalog.Skill, what string) string {
 	case len(c.Invalid) > 0:
 		d := c.Invalid[0]
 		return fmt.Sprintf("%s: no %s written: %s: %s [%s] (the config turned this rule down, but it still makes the skill invalid)",
-			c.File, what, d.Range, d.Summary, d.Rule)
+			c.File, what, d.Location(), d.Summary, d.Rule)
 	}
 	return fmt.Sprintf("%s: no %s written: the skill has no steps (write them as a numbered list or as \"## Step 1: ...\" headings)", c.File, what)
 }

@@ -93,7 +93,7 @@ func initRun(opts *InitOptions) error {
 	if len(diags) > 0 {
 		// The example is checked by the tests; should a change to the
 		// rules break it, say so rather than write a skill that fails.
-		return &exitError{code: exitUsage, err: fmt.Errorf("internal error: the example skill does not lint clean (%s: %s [%s]); please report it", diags[0].Range, diags[0].Summary, diags[0].Rule)}
+		return &exitError{code: exitUsage, err: fmt.Errorf("internal error: the example skill does not lint clean (%s: %s [%s]); please report it", diags[0].Location(), diags[0].Summary, diags[0].Rule)}
 	}
 
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
