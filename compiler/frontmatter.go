@@ -81,13 +81,17 @@ func (c *compilation) parseFrontmatter() int {
 		})
 		return bodyStart
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src[yamlStart:closeStart], &doc); err != nil {
-		c.reportYAMLError(err)
-		fm.Malformed = true
-		return bodyStart
+	block := src[yamlStart:closeStart]
+	root, plain := plainMapping(block)
+	if !plain {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(block, &doc); err != nil {
+			c.reportYAMLError(err)
+			fm.Malformed = true
+			return bodyStart
+		}
+		root = &doc
 	}
-	root := &doc
 	if root.Kind == 0 {
 		root = nil // an empty block: no fields at all
 	} else if root.Kind == yaml.DocumentNode {
