@@ -2,7 +2,7 @@ package compiler
 
 import (
 	"bytes"
-	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -10,11 +10,11 @@ import (
 // plainMapping returns the node tree yaml.Unmarshal gives for src, when
 // src is the simplest and by far the most common frontmatter: nothing but
 // lines of "key: value", each key a lower-case word (letters, digits, '-'
-// and '_') met once, each value plain ASCII text that YAML reads as a
-// string. It reports false for anything else (quotes, lists, comments,
-// blank or indented lines, a value YAML would read as a number, a boolean,
-// null or a date, any character it might treat specially), which yaml.v3
-// then parses as before.
+// and '_') met once, each value text on one line that YAML reads as a
+// plain string (see plainText). It reports false for anything else
+// (quoted or multi-line values, lists, comments, blank or indented lines,
+// a value YAML would read as a number, a boolean, null or a date), which
+// yaml.v3 then parses as before.
 //
 // Why: yaml.v3 built its tree of a three-line frontmatter with some 68
 // allocations, 10% of lint's time on the 2,000-skill corpus (perf, one
@@ -80,27 +80,40 @@ func plainField(text string, start, end int) (keyEnd, valueStart int, ok bool) {
 func isLowerWordByte(b byte) bool { return b >= 'a' && b <= 'z' || b == '-' || b == '_' }
 
 // plainText reports whether v, a value with no space before it, is text
-// that YAML reads as a plain string: it starts with a letter, holds only
-// letters, digits, single spaces and the punctuation below (none of
-// YAML's indicators: no ':' nor '#', which could start a mapping or a
-// comment, no quotes, brackets, braces, '&', '*', '!', '|', '>', '%',
-// '@' or '`'), does not end with a space, and is not a word YAML gives
-// another type (true, null, ...).
+// that YAML reads as a plain string: it starts with a letter, does not end
+// with a space or ':', holds only printable characters, with no tab, no
+// ": " (which would start a mapping), no " #" (a comment) and no line
+// break of YAML's own (NEL, U+2028, U+2029), and it is not a word YAML
+// gives another type (true, null, ...). Everything else a plain scalar
+// may hold (quotes, brackets, '&', '#' after a letter, URLs) is only
+// special at its start in YAML's block context, and the start is a
+// letter.
 func plainText(v string) bool {
-	if !isLetter(v[0]) || v[len(v)-1] == ' ' {
+	if !isLetter(v[0]) || v[len(v)-1] == ' ' || v[len(v)-1] == ':' {
 		return false
 	}
-	for i := 0; i < len(v); i++ {
-		switch b := v[i]; {
-		case isLetter(b), b >= '0' && b <= '9':
-		case b == ' ':
-			if v[i-1] == ' ' {
+	for i := 0; i < len(v); {
+		b := v[i]
+		if b < utf8.RuneSelf {
+			switch {
+			case b < 0x20 || b == 0x7f:
+				return false // a tab, a control character
+			case b == ':' && v[i+1] == ' ', b == '#' && v[i-1] == ' ':
 				return false
 			}
-		case strings.IndexByte(".,;()/_+=?-", b) >= 0:
-		default:
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(v[i:])
+		if r == utf8.RuneError && size == 1 {
+			return false // not UTF-8
+		}
+		// What YAML calls printable, less its byte order mark and
+		// breaks (yaml.v3: is_printable, is_break).
+		if !(r >= 0xA0 && r <= 0xD7FF && r != 0x2028 && r != 0x2029 || r >= 0xE000 && r <= 0xFFFD && r != 0xFEFF || r >= 0x10000 && r <= 0x10FFFF) {
 			return false
 		}
+		i += size
 	}
 	if len(v) <= 5 {
 		switch v {
