@@ -219,21 +219,38 @@ func maxSize(opts lint.Options) int64 {
 // folder that holds no skill, becomes an unreadable finding; the run goes
 // on. Files are sorted by path.
 func Lint(paths []string, opts lint.Options) *lint.Result {
-	files, problems, empty := find(paths, opts.Config)
+	res := &lint.Result{}
+	var mu sync.Mutex
+	var problems compiler.Diagnostics
+	var empty []emptyDir
+	// The walk hands each file to the workers as it meets it: waiting
+	// for the whole walk first kept all but one processor idle while it
+	// ran (catalog.find was 3.4% of lint's CPU on 2,000 skills, all of it
+	// before the first file was read). The report is sorted at the end,
+	// so the order the workers finish in does not show.
+	loadEach(func(emit func(file)) {
+		problems, empty = walk(paths, opts.Config, emit)
+	}, opts, true, func(i int, sk *Skill, problem *compiler.Diagnostic) {
+		// Each file is cut down to what the report needs as soon as it
+		// is judged: keeping every compiled skill until the end would
+		// hold a large run's whole IR in memory (2.5x the peak RSS on
+		// 2,000 skills).
+		var f *lint.File
+		if problem != nil {
+			f = &lint.File{Path: problem.File, Diags: compiler.Diagnostics{*problem}, Unreadable: true}
+		} else {
+			f = &lint.File{Path: sk.File, Source: sk.Skill.Source, Diags: sk.Diags}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if i >= len(res.Files) {
+			res.Files = append(res.Files, make([]*lint.File, i+1-len(res.Files))...)
+		}
+		res.Files[i] = f
+	})
 	for _, e := range empty {
 		problems = append(problems, noSkill(e))
 	}
-	res := &lint.Result{Files: make([]*lint.File, len(files))}
-	// Each file is cut down to what the report needs as soon as it is
-	// judged: keeping every compiled skill until the end would hold a
-	// large run's whole IR in memory (2.5x the peak RSS on 2,000 skills).
-	loadEach(files, opts, true, func(i int, sk *Skill, problem *compiler.Diagnostic) {
-		if problem != nil {
-			res.Files[i] = &lint.File{Path: problem.File, Diags: compiler.Diagnostics{*problem}, Unreadable: true}
-			return
-		}
-		res.Files[i] = &lint.File{Path: sk.File, Source: sk.Skill.Source, Diags: sk.Diags}
-	})
 	for _, p := range problems {
 		res.Files = append(res.Files, &lint.File{Path: p.File, Diags: compiler.Diagnostics{p}, Unreadable: true})
 	}
@@ -241,36 +258,55 @@ func Lint(paths []string, opts lint.Options) *lint.Result {
 	return res
 }
 
-// loadEach reads and judges files (to report: see judge) in parallel, bounded by opts.Workers
-// (0: one per CPU), and hands each to done with its index: its skill, or
-// why it could not be read. done runs on the workers, for distinct i.
-func loadEach(files []file, opts lint.Options, report bool, done func(i int, sk *Skill, problem *compiler.Diagnostic)) {
+// loadEach reads and judges (to report: see judge) the files that each
+// hands to its emit, in parallel with each and with one another, bounded
+// by opts.Workers (0: one per CPU), and hands each to done with its index
+// in the order emitted: its skill, or why it could not be read. done runs
+// on the workers, for distinct i; loadEach returns once each has returned
+// and every file is done.
+func loadEach(each func(emit func(file)), opts lint.Options, report bool, done func(i int, sk *Skill, problem *compiler.Diagnostic)) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	workers = max(1, min(workers, len(files)))
-	jobs := make(chan int)
+	type job struct {
+		i int
+		f file
+	}
+	// Room for a few files a worker, so that the walk can run ahead of
+	// workers that are all busy without waiting on each hand-off.
+	jobs := make(chan job, 4*workers)
 	var wg sync.WaitGroup
-	for range workers {
+	for range max(1, workers) {
 		wg.Go(func() {
-			for i := range jobs {
-				f := files[i]
-				src, err := readSkill(f.path, f.root, f.regular, maxSize(opts))
+			for j := range jobs {
+				src, err := readSkill(j.f.path, j.f.root, j.f.regular, maxSize(opts))
 				if err != nil {
-					d := unreadable(f.path, err)
-					done(i, nil, &d)
+					d := unreadable(j.f.path, err)
+					done(j.i, nil, &d)
 					continue
 				}
-				done(i, judge(f.path, src, opts, report), nil)
+				done(j.i, judge(j.f.path, src, opts, report), nil)
 			}
 		})
 	}
-	for i := range files {
-		jobs <- i
-	}
+	n := 0
+	each(func(f file) {
+		jobs <- job{n, f}
+		n++
+	})
 	close(jobs)
 	wg.Wait()
+}
+
+// each hands files to emit, in order: loadEach's each for a list found
+// before.
+func each(files []file) func(emit func(file)) {
+	return func(emit func(file)) {
+		for _, f := range files {
+			emit(f)
+		}
+	}
 }
 
 func sortFiles(files []*lint.File) {

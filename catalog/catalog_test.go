@@ -186,6 +186,45 @@ func TestLintWalk(t *testing.T) {
 	}
 }
 
+// TestLintWorkers: the walk hands files to the workers as it finds them,
+// so the workers finish in any order; the report is the same, sorted by
+// path, whatever their number, with files named twice linted once and the
+// paths that hold no skill reported where they sort.
+func TestLintWorkers(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"b", "a", "d", "c", "e"} {
+		write(t, filepath.Join(dir, "skills", n, "SKILL.md"), skillBody(n))
+	}
+	write(t, filepath.Join(dir, "skills", "f", "SKILL.md"), "---\nname: f\n---\n# F\n\n1. Go to step 9.\n   - next: 9\n")
+	if err := os.MkdirAll(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{filepath.Join(dir, "skills"), filepath.Join(dir, "missing"), filepath.Join(dir, "skills", "a", "SKILL.md"), filepath.Join(dir, "empty")}
+	var first string
+	for _, workers := range []int{1, 2, 8} {
+		var res *lint.Result
+		within(t, func() { res = catalog.Lint(paths, lint.Options{Workers: workers}) })
+		var got []string
+		for _, f := range res.Files {
+			rel, _ := filepath.Rel(dir, f.Path)
+			line := filepath.ToSlash(rel)
+			for _, d := range f.Diags {
+				line += " " + d.Rule
+			}
+			got = append(got, line)
+		}
+		listing := strings.Join(got, "|")
+		if !strings.HasPrefix(listing, "empty ") || !strings.Contains(listing, "|missing ") || !strings.Contains(listing, "skills/f/SKILL.md ") || strings.Count(listing, "skills/a/SKILL.md") != 1 {
+			t.Errorf("workers=%d: linted\n %s", workers, listing)
+		}
+		if first == "" {
+			first = listing
+		} else if listing != first {
+			t.Errorf("workers=%d: linted\n %s\nwith one worker\n %s", workers, listing, first)
+		}
+	}
+}
+
 // TestLoadSet: the named skills of serve and plan make --skill NAME.
 func TestLoadSet(t *testing.T) {
 	dir := t.TempDir()

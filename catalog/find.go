@@ -64,8 +64,17 @@ type emptyDir struct {
 // the rest go on. A folder walked without a problem that yields no skill
 // file is listed in empty: what that means is the caller's to say.
 func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics, []emptyDir) {
-	seen := map[string]bool{}
 	var files []file
+	problems, empty := walk(paths, cfg, func(f file) { files = append(files, f) })
+	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
+	return files, problems, empty
+}
+
+// walk is find without the sorting: it hands each skill file to found as
+// the walk meets it (in the order of paths, and in lexical order within
+// a folder), once, on the calling goroutine.
+func walk(paths []string, cfg *lint.Config, found func(file)) (compiler.Diagnostics, []emptyDir) {
+	seen := map[string]bool{}
 	var problems compiler.Diagnostics
 	var empty []emptyDir
 	// add reports whether p is a skill file to read, whether it was
@@ -76,7 +85,7 @@ func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics, []emp
 		}
 		if !seen[p] {
 			seen[p] = true
-			files = append(files, file{path: p, root: root, regular: regular})
+			found(file{path: p, root: root, regular: regular})
 		}
 		return true
 	}
@@ -139,8 +148,7 @@ func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics, []emp
 			empty = append(empty, emptyDir{path: root, ignored: excluded})
 		}
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
-	return files, problems, empty
+	return problems, empty
 }
 
 // noSkillHint says what a skill is and how to start one: the end of every

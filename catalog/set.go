@@ -67,7 +67,7 @@ func LoadSet(dirs []string, opts lint.Options) (*Set, error) {
 	}
 	loaded := make([]*Skill, len(files))
 	unread := make([]*compiler.Diagnostic, len(files))
-	loadEach(files, opts, false, func(i int, sk *Skill, problem *compiler.Diagnostic) { loaded[i], unread[i] = sk, problem })
+	loadEach(each(files), opts, false, func(i int, sk *Skill, problem *compiler.Diagnostic) { loaded[i], unread[i] = sk, problem })
 	fromDirs := map[string]string{}
 	for i, sk := range loaded {
 		if unread[i] != nil {
