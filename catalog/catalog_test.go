@@ -168,6 +168,18 @@ func TestLintWalk(t *testing.T) {
 
 	var res *lint.Result
 	within(t, func() { res = catalog.Lint([]string{dir}, lint.Options{}) })
+	want := "a/SKILL.md|b/skill.md|c/SKILL.md|d/SKILL.md|e/SKILL.md unreadable|f/SKILL.md unreadable"
+	if got := listing(dir, res); got != want {
+		t.Errorf("linted\n %s\nwant\n %s", got, want)
+	}
+	if !res.Unreadable() {
+		t.Error("the run does not say some files were unreadable")
+	}
+}
+
+// listing is res in brief: each file's path under dir and its findings'
+// rules, files parted by "|".
+func listing(dir string, res *lint.Result) string {
 	var got []string
 	for _, f := range res.Files {
 		rel, _ := filepath.Rel(dir, f.Path)
@@ -177,13 +189,7 @@ func TestLintWalk(t *testing.T) {
 		}
 		got = append(got, line)
 	}
-	want := "a/SKILL.md|b/skill.md|c/SKILL.md|d/SKILL.md|e/SKILL.md unreadable|f/SKILL.md unreadable"
-	if strings.Join(got, "|") != want {
-		t.Errorf("linted\n %s\nwant\n %s", strings.Join(got, "|"), want)
-	}
-	if !res.Unreadable() {
-		t.Error("the run does not say some files were unreadable")
-	}
+	return strings.Join(got, "|")
 }
 
 // TestLintWorkers: the walk hands files to the workers as it finds them,
@@ -204,23 +210,14 @@ func TestLintWorkers(t *testing.T) {
 	for _, workers := range []int{1, 2, 8} {
 		var res *lint.Result
 		within(t, func() { res = catalog.Lint(paths, lint.Options{Workers: workers}) })
-		var got []string
-		for _, f := range res.Files {
-			rel, _ := filepath.Rel(dir, f.Path)
-			line := filepath.ToSlash(rel)
-			for _, d := range f.Diags {
-				line += " " + d.Rule
-			}
-			got = append(got, line)
-		}
-		listing := strings.Join(got, "|")
-		if !strings.HasPrefix(listing, "empty ") || !strings.Contains(listing, "|missing ") || !strings.Contains(listing, "skills/f/SKILL.md ") || strings.Count(listing, "skills/a/SKILL.md") != 1 {
-			t.Errorf("workers=%d: linted\n %s", workers, listing)
+		got := listing(dir, res)
+		if !strings.HasPrefix(got, "empty ") || !strings.Contains(got, "|missing ") || !strings.Contains(got, "skills/f/SKILL.md ") || strings.Count(got, "skills/a/SKILL.md") != 1 {
+			t.Errorf("workers=%d: linted\n %s", workers, got)
 		}
 		if first == "" {
-			first = listing
-		} else if listing != first {
-			t.Errorf("workers=%d: linted\n %s\nwith one worker\n %s", workers, listing, first)
+			first = got
+		} else if got != first {
+			t.Errorf("workers=%d: linted\n %s\nwith one worker\n %s", workers, got, first)
 		}
 	}
 }
