@@ -22,10 +22,16 @@ import (
 // FuzzPlainMapping holds every tree it builds to yaml.v3's own, field for
 // field.
 func plainMapping(src []byte) (*yaml.Node, bool) {
-	if len(src) == 0 || src[len(src)-1] != '\n' || len(src) > 64<<10 {
+	if len(src) == 0 || src[len(src)-1] != '\n' {
 		return nil, false
 	}
+	// A repeated key is looked for among the keys before it, which is
+	// cheap for the handful a skill has and quadratic for thousands: a
+	// frontmatter of more than maxPlainFields lines goes to yaml.v3.
 	fields := bytes.Count(src, []byte{'\n'})
+	if fields > maxPlainFields {
+		return nil, false
+	}
 	// One block for every node and one string for every key and value:
 	// the values are substrings of it.
 	nodes := make([]yaml.Node, 2+2*fields)
@@ -55,6 +61,10 @@ func plainMapping(src []byte) (*yaml.Node, bool) {
 	}
 	return doc, true
 }
+
+// maxPlainFields bounds the fields plainMapping reads (see there); real
+// frontmatter has a name, a description and a few more.
+const maxPlainFields = 64
 
 // plainField reads text[start:end], one line, as "key: value": it
 // returns where the key ends and where the value begins, and whether the

@@ -61,6 +61,17 @@ var plainYAMLCases = []struct {
 	{"name: a\tb\n", false},
 	{"name: `code`\n", false},
 	{"", false},
+	{"name: a\n" + manyFields(maxPlainFields-1), true}, // as many as it reads
+	{manyFields(maxPlainFields + 1), false},            // yaml.v3's, however plain
+}
+
+// manyFields is n plain "kN: v" lines.
+func manyFields(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "k%d: v\n", i)
+	}
+	return b.String()
 }
 
 func TestPlainMapping(t *testing.T) {
