@@ -18,7 +18,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -214,57 +213,71 @@ func maxSize(opts lint.Options) int64 {
 	return opts.MaxSize
 }
 
-// Lint finds the skills under paths (as find walks them) and lints each,
-// in parallel, bounded by opts.Workers. A path that cannot be read, and a
-// folder that holds no skill, becomes an unreadable finding; the run goes
-// on. Files are sorted by path.
+// Lint is LintEach with the reports gathered, in the same order.
 func Lint(paths []string, opts lint.Options) *lint.Result {
 	res := &lint.Result{}
+	LintEach(paths, opts, func(f *lint.File) { res.Files = append(res.Files, f) })
+	return res
+}
+
+// LintEach finds the skills under paths (as walk meets them) and lints
+// each, in parallel, bounded by opts.Workers, handing each file's report
+// to report as soon as it and every report before it are done. So report
+// runs one call at a time, in the order walk meets the files (the same on
+// every run, whichever worker finishes first), and a long run shows its
+// first findings at once instead of at its end. A path that cannot be
+// read, and a folder that holds no skill, is a report of its own in its
+// place, an unreadable finding; the run goes on.
+func LintEach(paths []string, opts lint.Options, report func(*lint.File)) {
 	var mu sync.Mutex
-	var problems compiler.Diagnostics
-	var empty []emptyDir
+	// waiting holds the reports done before one ahead of them: a few per
+	// worker, as the walk and the workers keep close to the order.
+	waiting := map[int]*lint.File{}
+	next := 0
+	put := func(i int, f *lint.File) {
+		mu.Lock()
+		defer mu.Unlock()
+		waiting[i] = f
+		for f, ok := waiting[next]; ok; f, ok = waiting[next] {
+			delete(waiting, next)
+			next++
+			report(f)
+		}
+	}
+	problem := func(d compiler.Diagnostic) *lint.File {
+		return &lint.File{Path: d.File, Diags: compiler.Diagnostics{d}, Unreadable: true}
+	}
 	// The walk hands each file to the workers as it meets it: waiting
 	// for the whole walk first kept all but one processor idle while it
 	// ran (catalog.find was 3.4% of lint's CPU on 2,000 skills, all of it
-	// before the first file was read). The report is sorted at the end,
-	// so the order the workers finish in does not show.
-	loadEach(func(emit func(file)) {
-		problems, empty = walk(paths, opts.Config, emit)
-	}, opts, true, func(i int, sk *Skill, problem *compiler.Diagnostic) {
+	// before the first file was read).
+	loadEach(func(emit func(int, file)) {
+		n := 0
+		walk(paths, opts.Config, walker{
+			file:    func(f file) { emit(n, f); n++ },
+			problem: func(d compiler.Diagnostic) { put(n, problem(d)); n++ },
+			empty:   func(e emptyDir) { put(n, problem(noSkill(e))); n++ },
+		})
+	}, opts, true, func(i int, sk *Skill, bad *compiler.Diagnostic) {
 		// Each file is cut down to what the report needs as soon as it
 		// is judged: keeping every compiled skill until the end would
 		// hold a large run's whole IR in memory (2.5x the peak RSS on
 		// 2,000 skills).
-		var f *lint.File
-		if problem != nil {
-			f = &lint.File{Path: problem.File, Diags: compiler.Diagnostics{*problem}, Unreadable: true}
-		} else {
-			f = &lint.File{Path: sk.File, Source: sk.Skill.Source, Diags: sk.Diags}
+		if bad != nil {
+			put(i, problem(*bad))
+			return
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		if i >= len(res.Files) {
-			res.Files = append(res.Files, make([]*lint.File, i+1-len(res.Files))...)
-		}
-		res.Files[i] = f
+		put(i, &lint.File{Path: sk.File, Source: sk.Skill.Source, Diags: sk.Diags})
 	})
-	for _, e := range empty {
-		problems = append(problems, noSkill(e))
-	}
-	for _, p := range problems {
-		res.Files = append(res.Files, &lint.File{Path: p.File, Diags: compiler.Diagnostics{p}, Unreadable: true})
-	}
-	sortFiles(res.Files)
-	return res
 }
 
 // loadEach reads and judges (to report: see judge) the files that each
-// hands to its emit, in parallel with each and with one another, bounded
-// by opts.Workers (0: one per CPU), and hands each to done with its index
-// in the order emitted: its skill, or why it could not be read. done runs
-// on the workers, for distinct i; loadEach returns once each has returned
-// and every file is done.
-func loadEach(each func(emit func(file)), opts lint.Options, report bool, done func(i int, sk *Skill, problem *compiler.Diagnostic)) {
+// hands to its emit, with an index of each's choosing, in parallel with
+// each and with one another, bounded by opts.Workers (0: one per CPU),
+// and hands each to done with its index: its skill, or why it could not
+// be read. done runs on the workers, for distinct i; loadEach returns once
+// each has returned and every file is done.
+func loadEach(each func(emit func(int, file)), opts lint.Options, report bool, done func(i int, sk *Skill, problem *compiler.Diagnostic)) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -290,27 +303,19 @@ func loadEach(each func(emit func(file)), opts lint.Options, report bool, done f
 			}
 		})
 	}
-	n := 0
-	each(func(f file) {
-		jobs <- job{n, f}
-		n++
-	})
+	each(func(i int, f file) { jobs <- job{i, f} })
 	close(jobs)
 	wg.Wait()
 }
 
-// each hands files to emit, in order: loadEach's each for a list found
-// before.
-func each(files []file) func(emit func(file)) {
-	return func(emit func(file)) {
-		for _, f := range files {
-			emit(f)
+// each hands files to emit, each with its place in the list: loadEach's
+// each for a list found before.
+func each(files []file) func(emit func(int, file)) {
+	return func(emit func(int, file)) {
+		for i, f := range files {
+			emit(i, f)
 		}
 	}
-}
-
-func sortFiles(files []*lint.File) {
-	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 }
 
 // notExist is a missing path, phrased once for every command; it matches

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -193,12 +194,14 @@ func listing(dir string, res *lint.Result) string {
 }
 
 // TestLintWorkers: the walk hands files to the workers as it finds them,
-// so the workers finish in any order; the report is the same, sorted by
-// path, whatever their number, with files named twice linted once and the
-// paths that hold no skill reported where they sort.
+// so the workers finish in any order; the reports come in the walk's
+// order all the same, one at a time, whatever the number of workers: the
+// paths in the order given, a folder's entries by name (so "a" and its
+// files before "a-b"), files named twice linted once, and the paths that
+// hold no skill reported in their place.
 func TestLintWorkers(t *testing.T) {
 	dir := t.TempDir()
-	for _, n := range []string{"b", "a", "d", "c", "e"} {
+	for _, n := range []string{"b", "a-b", "a", "d", "c", "e"} {
 		write(t, filepath.Join(dir, "skills", n, "SKILL.md"), skillBody(n))
 	}
 	write(t, filepath.Join(dir, "skills", "f", "SKILL.md"), "---\nname: f\n---\n# F\n\n1. Go to step 9.\n   - next: 9\n")
@@ -206,18 +209,22 @@ func TestLintWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths := []string{filepath.Join(dir, "skills"), filepath.Join(dir, "missing"), filepath.Join(dir, "skills", "a", "SKILL.md"), filepath.Join(dir, "empty")}
-	var first string
+	want := "skills/a/SKILL.md|skills/a-b/SKILL.md|skills/b/SKILL.md|skills/c/SKILL.md|skills/d/SKILL.md|skills/e/SKILL.md|" +
+		"skills/f/SKILL.md missing-description prose-branch|missing unreadable|empty unreadable"
 	for _, workers := range []int{1, 2, 8} {
-		var res *lint.Result
-		within(t, func() { res = catalog.Lint(paths, lint.Options{Workers: workers}) })
-		got := listing(dir, res)
-		if !strings.HasPrefix(got, "empty ") || !strings.Contains(got, "|missing ") || !strings.Contains(got, "skills/f/SKILL.md ") || strings.Count(got, "skills/a/SKILL.md") != 1 {
-			t.Errorf("workers=%d: linted\n %s", workers, got)
-		}
-		if first == "" {
-			first = got
-		} else if got != first {
-			t.Errorf("workers=%d: linted\n %s\nwith one worker\n %s", workers, got, first)
+		res := &lint.Result{}
+		var busy atomic.Int32
+		within(t, func() {
+			catalog.LintEach(paths, lint.Options{Workers: workers}, func(f *lint.File) {
+				if busy.Add(1) != 1 {
+					t.Errorf("workers=%d: two reports at once", workers)
+				}
+				res.Files = append(res.Files, f)
+				busy.Add(-1)
+			})
+		})
+		if got := listing(dir, res); got != want {
+			t.Errorf("workers=%d: linted\n %s\nwant\n %s", workers, got, want)
 		}
 	}
 }

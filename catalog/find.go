@@ -63,20 +63,31 @@ type emptyDir struct {
 // ignore glob matches it. A path that cannot be walked is a problem, and
 // the rest go on. A folder walked without a problem that yields no skill
 // file is listed in empty: what that means is the caller's to say.
-func find(paths []string, cfg *lint.Config) ([]file, compiler.Diagnostics, []emptyDir) {
-	var files []file
-	problems, empty := walk(paths, cfg, func(f file) { files = append(files, f) })
+func find(paths []string, cfg *lint.Config) (files []file, problems compiler.Diagnostics, empty []emptyDir) {
+	walk(paths, cfg, walker{
+		file:    func(f file) { files = append(files, f) },
+		problem: func(d compiler.Diagnostic) { problems = append(problems, d) },
+		empty:   func(e emptyDir) { empty = append(empty, e) },
+	})
 	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
 	return files, problems, empty
 }
 
-// walk is find without the sorting: it hands each skill file to found as
-// the walk meets it (in the order of paths, and in lexical order within
-// a folder), once, on the calling goroutine.
-func walk(paths []string, cfg *lint.Config, found func(file)) (compiler.Diagnostics, []emptyDir) {
+// walker is told what walk meets, in the order it meets it, on the
+// walking goroutine.
+type walker struct {
+	file    func(file)
+	problem func(compiler.Diagnostic)
+	empty   func(emptyDir)
+}
+
+// walk is find without the sorting: it tells w of each skill file (once),
+// each path it cannot walk and each folder that yields no skill file as it
+// meets them: in the order of paths, and in a folder in the order of
+// filepath.WalkDir (by name, a subfolder's files where its name sorts), so
+// the order is the same on every run.
+func walk(paths []string, cfg *lint.Config, w walker) {
 	seen := map[string]bool{}
-	var problems compiler.Diagnostics
-	var empty []emptyDir
 	// add reports whether p is a skill file to read, whether it was
 	// already listed or not: false only when an ignore glob excludes it.
 	add := func(p, root string, regular bool) bool {
@@ -85,14 +96,14 @@ func walk(paths []string, cfg *lint.Config, found func(file)) (compiler.Diagnost
 		}
 		if !seen[p] {
 			seen[p] = true
-			found(file{path: p, root: root, regular: regular})
+			w.file(file{path: p, root: root, regular: regular})
 		}
 		return true
 	}
 	for _, root := range paths {
 		st, err := os.Stat(root)
 		if err != nil {
-			problems = append(problems, unreadable(root, err))
+			w.problem(unreadable(root, err))
 			continue
 		}
 		if !st.IsDir() {
@@ -103,7 +114,7 @@ func walk(paths []string, cfg *lint.Config, found func(file)) (compiler.Diagnost
 		// "SKILL.md" sorts before "skill.md": a folder that has both
 		// yields SKILL.md only.
 		hasUpper := map[string]bool{}
-		problemsBefore := len(problems)
+		problems := 0
 		kept, excluded := 0, 0
 		count := func(ok bool) {
 			if ok {
@@ -114,7 +125,8 @@ func walk(paths []string, cfg *lint.Config, found func(file)) (compiler.Diagnost
 		}
 		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				problems = append(problems, unreadable(p, err))
+				problems++
+				w.problem(unreadable(p, err))
 				if d != nil && d.IsDir() {
 					return fs.SkipDir
 				}
@@ -142,13 +154,13 @@ func walk(paths []string, cfg *lint.Config, found func(file)) (compiler.Diagnost
 			return nil
 		})
 		if err != nil {
-			problems = append(problems, unreadable(root, err))
+			problems++
+			w.problem(unreadable(root, err))
 		}
-		if kept == 0 && len(problems) == problemsBefore {
-			empty = append(empty, emptyDir{path: root, ignored: excluded})
+		if kept == 0 && problems == 0 {
+			w.empty(emptyDir{path: root, ignored: excluded})
 		}
 	}
-	return problems, empty
 }
 
 // noSkillHint says what a skill is and how to start one: the end of every

@@ -183,15 +183,38 @@ func lintRun(opts *LintOptions) error {
 		}
 	}
 	lopts := lint.Options{Config: cfg, MaxSize: opts.MaxSize, MaxBlocks: opts.MaxBlocks, Strict: opts.Strict}
-	var res *lint.Result
+	out := io.Out
+	var report bytes.Buffer
+	if opts.Output != "" {
+		out = &report
+	}
+	topt := lint.TextOptions{Color: opts.Color, UnsafeFixes: opts.UnsafeFixes}
 	stdin := len(paths) == 1 && paths[0] == "-"
-	if stdin {
+	// Text and GitHub reports are written a file at a time, as soon as
+	// the file is judged: a long run shows its first findings at once,
+	// and each file's source is let go once its findings are quoted.
+	// JSON and SARIF are one document each, and fixes need every file.
+	streamed := !stdin && !opts.Fix && !opts.UnsafeFixes && !opts.Diff && (opts.Format == "text" || opts.Format == "github")
+	// err is nil here; a streamed report keeps in it the first error
+	// writing to out.
+	var res *lint.Result
+	switch {
+	case stdin:
 		name := stdinName
 		if opts.StdinFilename != "" {
 			name = opts.StdinFilename
 		}
 		res = catalog.LintReader(name, io.In, lopts)
-	} else {
+	case streamed:
+		res = &lint.Result{}
+		catalog.LintEach(paths, lopts, func(f *lint.File) {
+			if err == nil && len(f.Diags) > 0 {
+				err = writeFileReport(out, f, opts.Format, topt)
+			}
+			f.Source = nil
+			res.Files = append(res.Files, f)
+		})
+	default:
 		res = catalog.Lint(paths, lopts)
 	}
 	if len(res.Files) == 0 {
@@ -201,12 +224,6 @@ func lintRun(opts *LintOptions) error {
 		fmt.Fprintf(io.ErrOut, "skillc: nothing to lint: the config's ignore globs exclude %s\n", strings.Join(quoteAll(paths), ", "))
 	}
 
-	out := io.Out
-	var report bytes.Buffer
-	if opts.Output != "" {
-		out = &report
-	}
-	topt := lint.TextOptions{Color: opts.Color, UnsafeFixes: opts.UnsafeFixes}
 	stdinCut := false
 	if opts.Fix || opts.UnsafeFixes || opts.Diff {
 		fixed, err := applyFixes(opts, res, lopts, stdin)
@@ -239,15 +256,21 @@ func lintRun(opts *LintOptions) error {
 		}
 		defer reportFixes(io.ErrOut, fixed, false)
 	}
-	switch opts.Format {
-	case "json":
+	switch {
+	case err != nil:
+	case opts.Format == "json":
 		err = lint.WriteJSON(out, res)
-	case "sarif":
+	case opts.Format == "sarif":
 		err = lint.WriteSARIF(out, res, lint.SARIFOptions{Version: buildVersion(), BaseDir: lintWorkDir(opts)})
-	case "github":
-		err = lint.WriteGitHub(out, res)
+	case opts.Format == "github":
+		if !streamed {
+			err = lint.WriteGitHub(out, res)
+		}
 	default:
-		if err = lint.WriteText(out, res.Diagnostics(), res.Sources(), topt); err == nil {
+		if !streamed {
+			err = lint.WriteText(out, res.Diagnostics(), res.Sources(), topt)
+		}
+		if err == nil {
 			err = lint.WriteSummary(out, res, topt)
 		}
 	}
@@ -273,6 +296,21 @@ func lintRun(opts *LintOptions) error {
 		}
 	}
 	return nil
+}
+
+// writeFileReport writes the findings of one file in format (text or
+// github), quoting its source: a streamed report's part for f.
+func writeFileReport(w io.Writer, f *lint.File, format string, opt lint.TextOptions) error {
+	if format == "github" {
+		return lint.WriteGitHub(w, &lint.Result{Files: []*lint.File{f}})
+	}
+	src := func(name string) []byte {
+		if name == f.Path {
+			return f.Source
+		}
+		return nil
+	}
+	return lint.WriteText(w, f.Diags, src, opt)
 }
 
 // writeDiff ends a --diff run: the diff goes where the report would (-o
