@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/skillc/skillc/compiler"
 )
@@ -81,7 +82,8 @@ func runMissingWhenToUse(p *Pass) {
 	src := s.Source
 	for _, sp := range proseSpans(src, bodyStart(p), len(src)) {
 		line := src[sp[0]:sp[1]]
-		if whenHeading().Match(line) || whenSentence().Match(line) {
+		if bytes.IndexByte(line, '#') >= 0 && whenHeading().Match(line) ||
+			mayBeWhenSentence(line) && whenSentence().Match(line) {
 			return
 		}
 	}
@@ -127,6 +129,50 @@ func hasConditionWord(s string) bool {
 		}
 		if i+n == len(s) || !isASCIIWordByte(s[i+n]) {
 			return true
+		}
+	}
+	return false
+}
+
+// mayBeWhenSentence is false for a line whenSentence cannot match, found
+// without running it: each of its three forms starts a word (\b, or the
+// start of the line, a punctuation mark, a space or "**" before it) with
+// one of "use", "invoke", "apply", "load", "when" or "if", in any case. A
+// line of ASCII without such a word start is most lines of a skill's
+// steps, and running the regexp on every line was half of a lint run over
+// skills that do not say when to use them. A line with any other byte may
+// hold a fold of those letters (the regexp's (?i) lets "s" be "ſ" and "k"
+// be the Kelvin sign), so it goes to the regexp.
+func mayBeWhenSentence(line []byte) bool {
+	for i, c := range line {
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		if i > 0 && isASCIIWordByte(line[i-1]) {
+			continue
+		}
+		rest := line[i:]
+		switch c | 0x20 {
+		case 'u':
+			if len(rest) >= 3 && equalFoldASCII(rest, "use") {
+				return true
+			}
+		case 'i':
+			if len(rest) >= 2 && equalFoldASCII(rest, "if") || len(rest) >= 6 && equalFoldASCII(rest, "invoke") {
+				return true
+			}
+		case 'a':
+			if len(rest) >= 5 && equalFoldASCII(rest, "apply") {
+				return true
+			}
+		case 'l':
+			if len(rest) >= 4 && equalFoldASCII(rest, "load") {
+				return true
+			}
+		case 'w':
+			if len(rest) >= 4 && equalFoldASCII(rest, "when") {
+				return true
+			}
 		}
 	}
 	return false
