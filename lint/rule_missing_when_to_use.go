@@ -57,8 +57,16 @@ var (
 	whenHeading = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)^\s{0,3}#{1,6}\s.*\b(when|use cases?|triggers?)\b`)
 	})
+	// A sentence says when to use the skill if whenSentence or
+	// toSentence matches it: one regexp with both as alternatives, but
+	// each is run only where its shortcut (mayBeWhenSentence,
+	// mayBeToSentence) allows, and toSentence's bounded gap is 160 states
+	// of the regexp's machine at every byte after a "to".
 	whenSentence = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(use|invoke|apply|load)\s+(it|this|this skill|the skill|me)?\s*(when|whenever|if|for)\b|(^|[.!?:]\s+|\*\*)(when|whenever|if)\s+(the\s+|a\s+|an\s+)?(user|you|customer|someone|agent|asked)\b|(^|[.!?]\s+)to\s+[^.!?]{1,160},\s*use\s+(it|this|this skill|the skill)\b`)
+		return regexp.MustCompile(`(?i)\b(use|invoke|apply|load)\s+(it|this|this skill|the skill|me)?\s*(when|whenever|if|for)\b|(^|[.!?:]\s+|\*\*)(when|whenever|if)\s+(the\s+|a\s+|an\s+)?(user|you|customer|someone|agent|asked)\b`)
+	})
+	toSentence = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(^|[.!?]\s+)to\s+[^.!?]{1,160},\s*use\s+(it|this|this skill|the skill)\b`)
 	})
 )
 
@@ -82,8 +90,7 @@ func runMissingWhenToUse(p *Pass) {
 	src := s.Source
 	for _, sp := range proseSpans(src, bodyStart(p), len(src)) {
 		line := src[sp[0]:sp[1]]
-		if bytes.IndexByte(line, '#') >= 0 && whenHeading().Match(line) ||
-			mayBeWhenSentence(line) && whenSentence().Match(line) {
+		if saysWhenToUse(line) {
 			return
 		}
 	}
@@ -134,8 +141,18 @@ func hasConditionWord(s string) bool {
 	return false
 }
 
+// saysWhenToUse reports whether a line of prose is a heading about when
+// to use the skill or a sentence that says it: whenHeading, whenSentence
+// or toSentence matches it. Each regexp runs only on a line its shortcut
+// lets through.
+func saysWhenToUse(line []byte) bool {
+	return bytes.IndexByte(line, '#') >= 0 && whenHeading().Match(line) ||
+		mayBeWhenSentence(line) && whenSentence().Match(line) ||
+		mayBeToSentence(line) && toSentence().Match(line)
+}
+
 // mayBeWhenSentence is false for a line whenSentence cannot match, found
-// without running it: each of its three forms starts a word (\b, or the
+// without running it: each of its two forms starts a word (\b, or the
 // start of the line, a punctuation mark, a space or "**" before it) with
 // one of "use", "invoke", "apply", "load", "when" or "if", in any case. A
 // line of ASCII without such a word start is most lines of a skill's
@@ -176,6 +193,33 @@ func mayBeWhenSentence(line []byte) bool {
 		}
 	}
 	return false
+}
+
+// mayBeToSentence is false for a line toSentence cannot match: it needs a
+// comma, then white space or none, then "use" in any case. A line with a
+// byte that is not ASCII goes to the regexp, as for mayBeWhenSentence.
+func mayBeToSentence(line []byte) bool {
+	for i, c := range line {
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		if c != ',' {
+			continue
+		}
+		rest := line[i+1:]
+		for len(rest) > 0 && isRegexpSpace(rest[0]) {
+			rest = rest[1:]
+		}
+		if len(rest) >= 3 && equalFoldASCII(rest, "use") {
+			return true
+		}
+	}
+	return false
+}
+
+// isRegexpSpace is regexp's \s: ASCII white space.
+func isRegexpSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // isASCIIWordByte is regexp's \w.
