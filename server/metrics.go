@@ -303,6 +303,16 @@ func (ms meteredStore) Load(ctx context.Context, key store.Key) (*plan.Plan, err
 	return p, err
 }
 
+// LastWritten passes store.Remembering through when the store underneath
+// has it, so that store.Change can start from the plan as last written;
+// it reads nothing, so it counts as no operation.
+func (ms meteredStore) LastWritten(key store.Key) (*plan.Plan, bool) {
+	if r, ok := ms.Store.(store.Remembering); ok {
+		return r.LastWritten(key)
+	}
+	return nil, false
+}
+
 func (ms meteredStore) Save(ctx context.Context, key store.Key, p *plan.Plan, expect store.Expect, events ...plan.Event) error {
 	start := time.Now()
 	err := ms.Store.Save(ctx, key, p, expect, events...)

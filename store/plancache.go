@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"sync"
+	"time"
 
 	"github.com/skillc/skillc/plan"
 )
@@ -28,6 +29,10 @@ type PlanCache struct {
 type cachedPlan struct {
 	data []byte     // the JSON as stored
 	plan *plan.Plan // data decoded; never handed out, only copies of it
+	// written is true when this process wrote the plan (Wrote), so its
+	// version and expiry are the ones it was stored with, not read back
+	// from the JSON copy.
+	written bool
 }
 
 // maxCachedBytes bounds the JSON a PlanCache holds (the decoded plans take
@@ -49,17 +54,30 @@ func (c *PlanCache) Decode(key Key, data []byte) (*plan.Plan, error) {
 	if err := json.Unmarshal(data, p); err != nil {
 		return nil, err
 	}
-	c.put(key, data, p.Clone())
+	c.put(key, data, p.Clone(), false)
 	return p, nil
 }
 
 // Wrote records that key's plan is now p, stored as data. The cache keeps
 // data, which must not be changed afterwards, and a copy of p.
 func (c *PlanCache) Wrote(key Key, data []byte, p *plan.Plan) {
-	c.put(key, data, p.Clone())
+	c.put(key, data, p.Clone(), true)
 }
 
-func (c *PlanCache) put(key Key, data []byte, p *plan.Plan) {
+// LastWritten is a copy of the plan this process last wrote for key, if
+// the cache holds it as written and it has not expired at now: for a
+// backend's LastWritten (see store.Remembering).
+func (c *PlanCache) LastWritten(key Key, now time.Time) (*plan.Plan, bool) {
+	c.mu.Lock()
+	e, ok := c.plans[key]
+	c.mu.Unlock()
+	if !ok || !e.written || !e.plan.ExpiresAt.After(now) {
+		return nil, false
+	}
+	return e.plan.Clone(), true
+}
+
+func (c *PlanCache) put(key Key, data []byte, p *plan.Plan, written bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.plans == nil {
@@ -79,6 +97,6 @@ func (c *PlanCache) put(key Key, data []byte, p *plan.Plan) {
 		c.bytes -= len(e.data)
 		delete(c.plans, k)
 	}
-	c.plans[key] = cachedPlan{data: data, plan: p}
+	c.plans[key] = cachedPlan{data: data, plan: p, written: written}
 	c.bytes += len(data)
 }

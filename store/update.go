@@ -33,21 +33,54 @@ func Update(ctx context.Context, s Store, key Key, fn func(cur *plan.Plan) (*pla
 	})
 }
 
+// Remembering is a Store that keeps the plans this process last wrote, so
+// that Change can start from one without reading it back: an update is
+// then one write instead of a read and a write. The copy may be out of
+// date, when another process shares the store: Change saves what it makes
+// of it with compare-and-swap, as always, and trusts an answer made from
+// it only once that write succeeds.
+type Remembering interface {
+	// LastWritten is a copy of the plan for key as this process last
+	// wrote it, if it has one that has not expired.
+	LastWritten(key Key) (*plan.Plan, bool)
+}
+
 // Change is Update for a change that goes into the plan's history: fn
 // also returns the event that records it (nil: none), written in the same
 // compare-and-swap as the plan.
+//
+// On a Remembering store the first round starts from the plan as this
+// process last wrote it. If that copy is out of date, the write conflicts
+// and the next round loads the plan, at once: nobody else is racing for
+// it. A round from the copy that would end without a write (fn's error, or
+// nothing to write) is done again from a load, so Change never answers
+// from a copy no write has confirmed.
 func Change(ctx context.Context, s Store, key Key, fn func(cur *plan.Plan) (*plan.Plan, *plan.Event, error)) (*plan.Plan, error) {
 	backoff := 200 * time.Microsecond
+	remembering, _ := s.(Remembering)
 	for attempt := 1; ; attempt++ {
-		cur, err := s.Load(ctx, key)
-		switch {
-		case errors.Is(err, ErrNotFound):
-			cur = nil
-		case err != nil:
-			return nil, err
+		var cur *plan.Plan
+		fromCopy := false
+		if remembering != nil {
+			cur, fromCopy = remembering.LastWritten(key)
+			remembering = nil // once: every later round loads
+		}
+		if !fromCopy {
+			var err error
+			cur, err = s.Load(ctx, key)
+			switch {
+			case errors.Is(err, ErrNotFound):
+				cur = nil
+			case err != nil:
+				return nil, err
+			}
 		}
 		expect := ExpectOf(cur)
 		next, ev, err := fn(cur)
+		if fromCopy && (err != nil || next == nil) {
+			attempt--
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -64,6 +97,11 @@ func Change(ctx context.Context, s Store, key Key, fn func(cur *plan.Plan) (*pla
 		}
 		if !errors.Is(err, ErrConflict) {
 			return nil, err
+		}
+		if fromCopy {
+			// The copy was out of date: not a race to back off from.
+			attempt--
+			continue
 		}
 		if attempt >= MaxAttempts {
 			return nil, fmt.Errorf("%w (%d attempts)", ErrTooBusy, attempt)

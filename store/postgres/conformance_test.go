@@ -25,3 +25,20 @@ func TestConformance(t *testing.T) {
 		return s
 	})
 }
+
+// TestShared: two stores on one schema stand for two servers.
+func TestShared(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	storetest.RunShared(t, func(t *testing.T, clock func() time.Time, ttl time.Duration) (store.Store, store.Store) {
+		schema := pgtest.SchemaName(t, dsn)
+		var two [2]store.Store
+		for i := range two {
+			s, err := postgres.Open(context.Background(), dsn, postgres.Options{Schema: schema, Now: clock, TTL: ttl})
+			if err != nil {
+				t.Fatal(err)
+			}
+			two[i] = s
+		}
+		return two[0], two[1]
+	})
+}

@@ -105,7 +105,10 @@ type Store struct {
 	decoded store.PlanCache
 }
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store       = (*Store)(nil)
+	_ store.Remembering = (*Store)(nil)
+)
 
 // Open connects to the database at dsn (a postgres:// URL or a key=value
 // string, as pgx takes them), creates or migrates the schema, and returns
@@ -242,6 +245,12 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 	// The column is the truth: it is what compare-and-swap compares.
 	p.Version = version
 	return p, nil
+}
+
+// LastWritten implements store.Remembering: the plan this process last
+// wrote for key, unless it has expired since.
+func (s *Store) LastWritten(key store.Key) (*plan.Plan, bool) {
+	return s.decoded.LastWritten(key, s.opts.Now())
 }
 
 // Save writes p if the live plan is still expect's, by ID and version; the

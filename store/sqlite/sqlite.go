@@ -90,7 +90,10 @@ type Store struct {
 	decoded store.PlanCache
 }
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store       = (*Store)(nil)
+	_ store.Remembering = (*Store)(nil)
+)
 
 // DefaultPath is $XDG_STATE_HOME/skillc/plans.db, or
 // ~/.local/state/skillc/plans.db when XDG_STATE_HOME is unset (the XDG
@@ -273,6 +276,12 @@ func (s *Store) Load(ctx context.Context, key store.Key) (*plan.Plan, error) {
 	p.Version = version
 	p.ExpiresAt = time.Unix(0, expires).UTC()
 	return p, nil
+}
+
+// LastWritten implements store.Remembering: the plan this process last
+// wrote for key, unless it has expired since.
+func (s *Store) LastWritten(key store.Key) (*plan.Plan, bool) {
+	return s.decoded.LastWritten(key, s.opts.Now())
 }
 
 // Save implements store.Store. A write that touches the history is one

@@ -26,6 +26,22 @@ func TestConformance(t *testing.T) {
 	})
 }
 
+// TestShared: two stores on one file stand for two processes.
+func TestShared(t *testing.T) {
+	storetest.RunShared(t, func(t *testing.T, clock func() time.Time, ttl time.Duration) (store.Store, store.Store) {
+		path := filepath.Join(t.TempDir(), "plans.db")
+		var two [2]store.Store
+		for i := range two {
+			s, err := sqlite.Open(context.Background(), path, store.Options{TTL: ttl, Now: clock})
+			if err != nil {
+				t.Fatal(err)
+			}
+			two[i] = s
+		}
+		return two[0], two[1]
+	})
+}
+
 // TestWatchAcrossProcesses: two stores on one file stand for two
 // processes; a write through one wakes a watcher on the other (by polling).
 func TestWatchAcrossProcesses(t *testing.T) {
