@@ -40,7 +40,8 @@ type File struct {
 	Unreadable bool
 }
 
-// Result is a whole run, files sorted by path.
+// Result is a whole run, its files in the order they were read
+// (catalog.LintEach: the paths as given, a folder's files by name).
 type Result struct {
 	Files []*File
 }
