@@ -190,11 +190,13 @@ func lintRun(opts *LintOptions) error {
 	}
 	topt := lint.TextOptions{Color: opts.Color, UnsafeFixes: opts.UnsafeFixes}
 	stdin := len(paths) == 1 && paths[0] == "-"
-	// Text and GitHub reports are written a file at a time, as soon as
-	// the file is judged: a long run shows its first findings at once,
-	// and each file's source is let go once its findings are quoted.
-	// JSON and SARIF are one document each, and fixes need every file.
-	streamed := !stdin && !opts.Fix && !opts.UnsafeFixes && !opts.Diff && (opts.Format == "text" || opts.Format == "github")
+	// Only fixes need the files' sources once the run is over. Text and
+	// GitHub reports are written a file at a time, as soon as the file is
+	// judged, so a long run shows its first findings at once, and each
+	// source is let go once its findings are quoted; JSON and SARIF are
+	// one document each, written at the end, and quote no source.
+	fixing := stdin || opts.Fix || opts.UnsafeFixes || opts.Diff
+	streamed := !fixing && (opts.Format == "text" || opts.Format == "github")
 	// err is nil here; a streamed report keeps in it the first error
 	// writing to out.
 	var res *lint.Result
@@ -205,10 +207,10 @@ func lintRun(opts *LintOptions) error {
 			name = opts.StdinFilename
 		}
 		res = catalog.LintReader(name, io.In, lopts)
-	case streamed:
+	case !fixing:
 		res = &lint.Result{}
 		catalog.LintEach(paths, lopts, func(f *lint.File) {
-			if err == nil && len(f.Diags) > 0 {
+			if streamed && err == nil && len(f.Diags) > 0 {
 				err = writeFileReport(out, f, opts.Format, topt)
 			}
 			f.Source = nil
