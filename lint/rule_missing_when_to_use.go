@@ -58,10 +58,11 @@ var (
 		return regexp.MustCompile(`(?i)^\s{0,3}#{1,6}\s.*\b(when|use cases?|triggers?)\b`)
 	})
 	// A sentence says when to use the skill if whenSentence or
-	// toSentence matches it: one regexp with both as alternatives, but
-	// each is run only where its shortcut (mayBeWhenSentence,
-	// mayBeToSentence) allows, and toSentence's bounded gap is 160 states
-	// of the regexp's machine at every byte after a "to".
+	// toSentence matches it. They are two regexps, not one with three
+	// alternatives, so that each runs only on a line its shortcut
+	// (mayBeWhenSentence, mayBeToSentence) lets through: toSentence's
+	// bounded gap is 160 states of the regexp's machine at every byte
+	// after a "to".
 	whenSentence = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(use|invoke|apply|load)\s+(it|this|this skill|the skill|me)?\s*(when|whenever|if|for)\b|(^|[.!?:]\s+|\*\*)(when|whenever|if)\s+(the\s+|a\s+|an\s+)?(user|you|customer|someone|agent|asked)\b`)
 	})
