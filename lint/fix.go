@@ -56,6 +56,9 @@ type fixCheck struct {
 	base    map[findingKey]int
 	checked int
 	verdict map[string]bool
+	// pending are the places, in the pass's findings, of those reported
+	// with fixes: they are checked once every rule has run (offer).
+	pending []int
 }
 
 // lint lints src as a fix check does: under the pass's options with a
@@ -115,7 +118,11 @@ func (p *Pass) fixWorks(d compiler.Diagnostic, fix compiler.Fix) bool {
 	if err != nil {
 		return false
 	}
-	key := keyOf(p.rule.ID, d.Summary)
+	rule := d.Rule // set once reported; a rule asking before that is the running one
+	if rule == "" {
+		rule = p.rule.ID
+	}
+	key := keyOf(rule, d.Summary)
 	cacheKey := key.rule + "\x00" + key.summary + "\x00" + string(fixed)
 	if v, ok := p.fixes.verdict[cacheKey]; ok {
 		return v
@@ -152,6 +159,41 @@ func sameSteps(a, b *compiler.Skill) bool {
 		}
 	}
 	return true
+}
+
+// offer keeps, of the fixes of the findings reported with some, those
+// that work (Pass.fixWorks); the findings are found, the pass's, of
+// which those that kept says are the lint's result with more (the others
+// are suppressed, so no fix of theirs is checked). They are checked once every
+// rule has run so that the findings the fixes are weighed against are the
+// pass's own: no lint of the text as it is is needed, where a check during
+// the pass (a rule that asks fixWorks itself) needs one. That is a lint
+// of every file with a fix fewer, a third of the fix checks of the
+// real-world write-ups. The pass's findings stand for that lint unless its
+// compile did not read the whole file (file-too-large), which the checks'
+// lints, without a size limit, do.
+func (fc *fixCheck) offer(p *Pass, found compiler.Diagnostics, kept func(compiler.Diagnostic) bool, more compiler.Diagnostics) {
+	if len(fc.pending) == 0 {
+		return
+	}
+	if fc.base == nil {
+		base := countFindings(more)
+		whole := true
+		for _, d := range found {
+			whole = whole && d.Rule != RuleFileTooLarge.ID
+			if kept(d) {
+				base[keyOf(d.Rule, d.Summary)]++
+			}
+		}
+		if whole {
+			fc.base = base
+		}
+	}
+	for _, i := range fc.pending {
+		if kept(found[i]) {
+			found[i].Fixes = p.workingFixes(found[i])
+		}
+	}
 }
 
 // workingFixes keeps the fixes of d that work (Pass.fixWorks): their edits

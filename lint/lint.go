@@ -173,6 +173,9 @@ func check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) (com
 	if bytes.Contains(sk.Source, []byte("<!--")) && bytes.Contains(sk.Source, []byte("skillc-disable")) {
 		sups = parseSuppressions(sk, pass.Lines(), func(d compiler.Diagnostic) { unknownRules = append(unknownRules, d) })
 	}
+	if pass.fixes != nil {
+		pass.fixes.offer(pass, found, func(d compiler.Diagnostic) bool { return !sups.covers(d) }, unknownRules)
+	}
 	out := found[:0]
 	for _, d := range found {
 		if !sups.covers(d) {

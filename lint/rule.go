@@ -185,7 +185,12 @@ func (p *Pass) Report(d compiler.Diagnostic) {
 		d.File = p.Skill.Filename
 	}
 	if len(d.Fixes) > 0 {
-		d.Fixes = p.workingFixes(d)
+		if p.fixes == nil {
+			d.Fixes = nil // none is offered here (see Pass.fixes)
+		} else {
+			// Checked once every rule has run (fixCheck.offer).
+			p.fixes.pending = append(p.fixes.pending, len(*p.out))
+		}
 	}
 	*p.out = append(*p.out, d)
 }
