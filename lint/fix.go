@@ -162,32 +162,28 @@ func sameSteps(a, b *compiler.Skill) bool {
 }
 
 // offer keeps, of the fixes of the findings reported with some, those
-// that work (Pass.fixWorks); the findings are found, the pass's, of
-// which those that kept says are the lint's result with more (the others
-// are suppressed, so no fix of theirs is checked). They are checked once every
-// rule has run so that the findings the fixes are weighed against are the
-// pass's own: no lint of the text as it is is needed, where a check during
-// the pass (a rule that asks fixWorks itself) needs one. That is a lint
-// of every file with a fix fewer, a third of the fix checks of the
-// real-world write-ups. The pass's findings stand for that lint unless its
-// compile did not read the whole file (file-too-large), which the checks'
-// lints, without a size limit, do.
-func (fc *fixCheck) offer(p *Pass, found compiler.Diagnostics, kept func(compiler.Diagnostic) bool, more compiler.Diagnostics) {
+// that work (Pass.fixWorks). found are the pass's findings; those kept
+// says, with more, are the lint's result (the others are suppressed, so
+// no fix of theirs is checked). The fixes are checked once every rule has
+// run so that the findings they are weighed against can be the pass's
+// own, instead of a lint of the text as it is, which a check during the
+// pass (a rule that asks fixWorks itself) needs: a lint fewer for every
+// file with a fix, a third of the fix checks of the real-world write-ups.
+// The pass's findings stand for that lint when its compile read the whole
+// file (whole; not so past --max-size, where the checks' lints, without a
+// size limit, read more).
+func (fc *fixCheck) offer(p *Pass, found compiler.Diagnostics, kept func(compiler.Diagnostic) bool, more compiler.Diagnostics, whole bool) {
 	if len(fc.pending) == 0 {
 		return
 	}
-	if fc.base == nil {
+	if fc.base == nil && whole {
 		base := countFindings(more)
-		whole := true
 		for _, d := range found {
-			whole = whole && d.Rule != RuleFileTooLarge.ID
 			if kept(d) {
 				base[keyOf(d.Rule, d.Summary)]++
 			}
 		}
-		if whole {
-			fc.base = base
-		}
+		fc.base = base
 	}
 	for _, i := range fc.pending {
 		if kept(found[i]) {

@@ -135,9 +135,10 @@ func check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) (com
 
 	// When the compiler could not read the text faithfully (too large, not
 	// UTF-8), the lint rules would only pile guesses on its error.
-	unreliable := false
+	unreliable, cut := false, false
 	for _, d := range upstream {
-		unreliable = unreliable || d.Rule == RuleFileTooLarge.ID || d.Rule == RuleInvalidEncoding.ID
+		cut = cut || d.Rule == RuleFileTooLarge.ID
+		unreliable = unreliable || cut || d.Rule == RuleInvalidEncoding.ID
 	}
 
 	var found compiler.Diagnostics
@@ -174,7 +175,7 @@ func check(sk *compiler.Skill, compiled compiler.Diagnostics, opts Options) (com
 		sups = parseSuppressions(sk, pass.Lines(), func(d compiler.Diagnostic) { unknownRules = append(unknownRules, d) })
 	}
 	if pass.fixes != nil {
-		pass.fixes.offer(pass, found, func(d compiler.Diagnostic) bool { return !sups.covers(d) }, unknownRules)
+		pass.fixes.offer(pass, found, func(d compiler.Diagnostic) bool { return !sups.covers(d) }, unknownRules, !cut)
 	}
 	out := found[:0]
 	for _, d := range found {
