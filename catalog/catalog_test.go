@@ -229,6 +229,33 @@ func TestLintWorkers(t *testing.T) {
 	}
 }
 
+// TestLintEachStreams: a file's report is handed on before the files
+// after it are read. With one worker, the report of the first file removes
+// the last one, which the walk has listed but no worker has read yet: so
+// the last is reported as missing. Were the reports held until every file
+// was judged, it would have been read and linted.
+func TestLintEachStreams(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"a", "b", "c"} {
+		write(t, filepath.Join(dir, n, "SKILL.md"), skillBody(n))
+	}
+	last := filepath.Join(dir, "c", "SKILL.md")
+	res := &lint.Result{}
+	within(t, func() {
+		catalog.LintEach([]string{dir}, lint.Options{Workers: 1}, func(f *lint.File) {
+			if len(res.Files) == 0 {
+				if err := os.Remove(last); err != nil {
+					t.Error(err)
+				}
+			}
+			res.Files = append(res.Files, f)
+		})
+	})
+	if got, want := listing(dir, res), "a/SKILL.md|b/SKILL.md|c/SKILL.md unreadable"; got != want {
+		t.Errorf("linted\n %s\nwant\n %s", got, want)
+	}
+}
+
 // TestLoadSet: the named skills of serve and plan make --skill NAME.
 func TestLoadSet(t *testing.T) {
 	dir := t.TempDir()
