@@ -193,11 +193,9 @@ func (fc *fixCheck) offer(p *Pass, found compiler.Diagnostics, kept func(compile
 }
 
 // workingFixes keeps the fixes of d that work (Pass.fixWorks): their edits
-// are to the skill's file, d.File.
+// are to the skill's file, d.File. Only offer asks, in a pass that offers
+// fixes (Report drops them in one that does not).
 func (p *Pass) workingFixes(d compiler.Diagnostic) []compiler.Fix {
-	if p.fixes == nil {
-		return nil
-	}
 	var out []compiler.Fix
 	for _, f := range d.Fixes {
 		if len(f.Edits) == 0 || !p.fixWorks(d, f) {
