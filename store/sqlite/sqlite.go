@@ -7,7 +7,9 @@
 // handler keeps latency even and means no SQLITE_BUSY from this process.
 // Other processes on the same file (two `skillc plan` commands at once) are
 // waited for by busy_timeout. Explicit transactions begin IMMEDIATE, taking
-// the write lock up front instead of failing to upgrade later.
+// the write lock up front instead of failing to upgrade later. Saves that
+// queue for the writer are written together, in one transaction (group
+// commit, commit.go).
 //
 // synchronous=NORMAL: in WAL mode a commit survives the process being
 // killed at any point; only a power cut can lose the last commits, which
@@ -88,6 +90,8 @@ type Store struct {
 
 	// decoded spares Load decoding the JSON this process last wrote.
 	decoded store.PlanCache
+	// group gathers the Saves made at the same time into one transaction.
+	group group
 }
 
 var (
@@ -284,8 +288,9 @@ func (s *Store) LastWritten(key store.Key) (*plan.Plan, bool) {
 	return s.decoded.LastWritten(key, s.opts.Now())
 }
 
-// Save implements store.Store. A write that touches the history is one
-// IMMEDIATE transaction; one that does not is a single statement.
+// Save implements store.Store. Saves made at the same time share one
+// transaction (see commit.go); a Save alone that does not touch the
+// history is a single statement.
 func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect store.Expect, events ...plan.Event) error {
 	now := s.opts.Now()
 	c := *p
@@ -295,52 +300,58 @@ func (s *Store) Save(ctx context.Context, key store.Key, p *plan.Plan, expect st
 	if err != nil {
 		return fmt.Errorf("save plan: %w", err)
 	}
-	starts := store.HistoryStarts(expect, events)
-	var evData [][]byte
+	w := &write{ctx: ctx, key: key, plan: &c, data: data, expect: expect, now: now,
+		starts: store.HistoryStarts(expect, events)}
 	for _, ev := range events {
 		ev.Version = c.Version
 		b, err := json.Marshal(&ev)
 		if err != nil {
 			return fmt.Errorf("save plan: %w", err)
 		}
-		evData = append(evData, b)
+		w.events = append(w.events, b)
 	}
-	var tx *sql.Tx
-	stmt := func(st *sql.Stmt) *sql.Stmt { return st }
-	if starts || len(events) > 0 {
-		if tx, err = s.write.BeginTx(ctx, nil); err != nil {
-			return fmt.Errorf("save plan: %w", err)
+	if err := s.group.commit(s, w); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return err
 		}
-		defer tx.Rollback()
+		return fmt.Errorf("save plan: %w", err)
+	}
+	p.Version, p.ExpiresAt = c.Version, c.ExpiresAt
+	return nil
+}
+
+// exec runs w's INSERT or UPDATE of its plan row, then its history, on tx
+// (nil: w alone, with no history to write), and says store.ErrConflict if
+// the live plan is not the one w expects.
+func (s *Store) exec(ctx context.Context, tx *sql.Tx, w *write) error {
+	stmt := func(st *sql.Stmt) *sql.Stmt { return st }
+	if tx != nil {
 		stmt = func(st *sql.Stmt) *sql.Stmt { return tx.StmtContext(ctx, st) }
 	}
-	var res sql.Result
-	if expect.None() {
-		res, err = stmt(s.insert).ExecContext(ctx, key.User, key.Session, c.ExpiresAt.UnixNano(), data, now.UnixNano(), c.ID)
+	c := w.plan
+	var (
+		res sql.Result
+		err error
+	)
+	if w.expect.None() {
+		res, err = stmt(s.insert).ExecContext(ctx, w.key.User, w.key.Session, c.ExpiresAt.UnixNano(), w.data, w.now.UnixNano(), c.ID)
 	} else {
-		res, err = stmt(s.update).ExecContext(ctx, c.Version, c.ExpiresAt.UnixNano(), data, key.User, key.Session, expect.Version, now.UnixNano(), c.ID, expect.ID)
+		res, err = stmt(s.update).ExecContext(ctx, c.Version, c.ExpiresAt.UnixNano(), w.data, w.key.User, w.key.Session, w.expect.Version, w.now.UnixNano(), c.ID, w.expect.ID)
 	}
 	if err != nil {
-		return fmt.Errorf("save plan: %w", err)
+		return err
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return fmt.Errorf("save plan: %w", err)
+		return err
 	}
 	if n == 0 {
 		return store.ErrConflict
 	}
-	if tx != nil {
-		if err := s.writeEvents(ctx, tx, key, c.Version, starts, evData); err != nil {
-			return fmt.Errorf("save plan: %w", err)
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("save plan: %w", err)
-		}
+	if tx == nil {
+		return nil
 	}
-	s.decoded.Wrote(key, data, &c)
-	p.Version, p.ExpiresAt = c.Version, c.ExpiresAt
-	return nil
+	return s.writeEvents(ctx, tx, w.key, c.Version, w.starts, w.events)
 }
 
 // writeEvents clears the history of a plan that starts, appends events at
