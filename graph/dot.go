@@ -16,7 +16,13 @@ const (
 	colorEnd        = "#2f855a"
 	colorFailFill   = "#fed7d7"
 	colorToolsLabel = "#4a5568"
-	fontFamily      = "Helvetica,Arial,sans-serif"
+	// fontFamily is one name Graphviz has widths for, so that it sizes
+	// each box and places each line by Helvetica's (Arial's) widths. A
+	// list ("Helvetica,Arial,sans-serif") is a name it does not know: it
+	// falls back to Times's, narrower, and the text then overflows its
+	// box and sits off-centre wherever it is set in Helvetica or Arial.
+	// Graphviz's SVG names the font "Helvetica,sans-Serif".
+	fontFamily = "Helvetica"
 )
 
 // entryNode is the DOT name of the start point drawn before the entry. Its

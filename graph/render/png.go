@@ -11,8 +11,6 @@ import (
 	"io"
 	"math"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/goccy/go-graphviz"
@@ -24,27 +22,29 @@ import (
 )
 
 // A PNG is drawn here, not by a Graphviz renderer: Graphviz lays the graph
-// out and writes it as xdot (every shape's points, every curve's control
-// points, every text's position, font and width, in points), and canvas
-// draws those, antialiased, band by band on every core (canvas.paint).
+// out and writes it as SVG (every shape's points, every curve's control
+// points, every text's place, anchor, font and size, in points; svg.go),
+// and canvas draws those, antialiased, band by band on every core
+// (canvas.paint).
 // go-graphviz's own PNG renderer loses bold, sets text in a font whose
 // widths are not the ones Graphviz laid the labels out with (off-centre
 // lines) and fills every shape; drawing through its Go plugin API instead,
 // as we did before, took 2.5 s of bridge calls for 1,000 steps (thousands
-// of WebAssembly calls, several a coordinate), where the xdot is one call.
+// of WebAssembly calls, several a coordinate), where the SVG is one call.
 // Hand-written because no maintained Go library draws Graphviz's output
 // in process.
 //
 // Text is set in Liberation Sans (embedded, SIL OFL; fonts/LICENSE), whose
 // widths are Arial's, the widths Graphviz's layout assumes for Helvetica
-// and Arial, and each span is centred in the width Graphviz reserved for
-// it. Bold (an HTML label's <b>, or a font name with "bold") is set in
+// and Arial, so a span placed at the SVG's anchor fills the width Graphviz
+// reserved for it. Bold (an HTML label's <b>, or a font name with "bold") is set in
 // Liberation Sans Bold. Line widths, dashes and text scale with the
 // picture, so --scale 2 is the scale 1 picture drawn sharper, not thinner.
 //
-// What the DOT may ask of dot -Tpng that this does not draw: size and
-// ratio (the picture is always the layout at the scale), rotate, images
-// in nodes, and gradients (drawn in their first colour).
+// What the DOT may ask of dot -Tpng that this does not draw: rotate and
+// landscape (refused), images in nodes, and gradients (drawn in their
+// first colour). The DOT's size and ratio scale the picture, as they do
+// the SVG.
 
 // maxPixels bounds a PNG's size (64 Mpx, 256 MB in a viewer at 4 bytes a
 // pixel): a larger picture is drawn smaller to fit, as dot -Tpng does for
@@ -59,22 +59,19 @@ const maxSide = 32767
 // drawPNG lays out g and draws it as a PNG at scale times dot -Tpng's
 // size (96 dpi).
 func (r *Renderer) drawPNG(ctx context.Context, g *graphviz.Graph, scale float64) ([]byte, error) {
-	var xdot bytes.Buffer
-	if err := r.gv.Render(ctx, g, "xdot", &xdot); err != nil {
+	var svg bytes.Buffer
+	if err := r.gv.Render(ctx, g, graphviz.SVG, &svg); err != nil {
 		return nil, fmt.Errorf("graphviz cannot lay out the graph: %w", err)
 	}
-	l, err := parseXdot(xdot.Bytes())
+	d, err := parseSVG(svg.Bytes())
 	if err != nil {
 		return nil, err
 	}
 	if len(r.fonts) == 0 {
 		r.fonts = make([]fontCache, runtime.GOMAXPROCS(0))
 	}
-	c, err := newCanvas(l, scale, &r.fonts[0])
-	if err != nil {
-		return nil, err
-	}
-	if err := c.addLayout(l); err != nil {
+	c := newCanvas(d, scale, &r.fonts[0])
+	if err := c.addDrawing(d); err != nil {
 		return nil, err
 	}
 	var out bytes.Buffer
@@ -84,7 +81,7 @@ func (r *Renderer) drawPNG(ctx context.Context, g *graphviz.Graph, scale float64
 	return out.Bytes(), nil
 }
 
-// canvas is a picture being drawn from a layout: first the marks to paint
+// canvas is a picture being drawn from a drawing: first the marks to paint
 // are listed, in picture pixels, then paint paints and encodes the
 // picture band by band.
 type canvas struct {
@@ -93,26 +90,16 @@ type canvas struct {
 	marks         []mark
 	fonts         *fontCache // to measure text while listing marks
 
-	// A point (x, y) of the layout (y up) is at pixel
-	// (k*(x-left), k*(top-y)).
-	k, left, top float64
+	// A point (x, y) of the page is at pixel (k*x, k*y).
+	k float64
 }
 
-// newCanvas makes the picture for l at scale: the bounding box and the
-// pad at 96*scale dpi, drawn smaller if that would exceed maxPixels or
-// maxSide.
-func newCanvas(l *layout, scale float64, fonts *fontCache) (*canvas, error) {
-	llx, lly, urx, ury, err := l.box()
-	if err != nil {
-		return nil, err
-	}
-	px, py, err := l.padding()
-	if err != nil {
-		return nil, err
-	}
+// newCanvas makes the picture for d at scale: the page at 96*scale dpi,
+// drawn smaller if that would exceed maxPixels or maxSide.
+func newCanvas(d *drawing, scale float64, fonts *fontCache) *canvas {
 	perPoint := 96 * scale / 72
 	// Graphviz rounds the page to whole pixels.
-	w, h := math.Round((urx-llx+2*px)*perPoint), math.Round((ury-lly+2*py)*perPoint)
+	w, h := math.Round(d.width*perPoint), math.Round(d.height*perPoint)
 	k := 1.0
 	if w*h > float64(maxPixels) {
 		k = math.Sqrt(float64(maxPixels) / (w * h))
@@ -121,130 +108,41 @@ func newCanvas(l *layout, scale float64, fonts *fontCache) (*canvas, error) {
 		k *= maxSide / m
 	}
 	return &canvas{
-		width: max(1, int(math.Ceil(w*k))), height: max(1, int(math.Ceil(h*k))),
-		fonts: fonts,
-		k:     k * perPoint, left: llx - px, top: ury + py,
-	}, nil
+		// Rounded down, so a picture drawn smaller stays within the limits.
+		width: max(1, int(w*k)), height: max(1, int(h*k)),
+		background: d.background,
+		fonts:      fonts,
+		k:          k * perPoint,
+	}
 }
 
-// addLayout lists the marks of l in the order dot -Tpng draws them: the
-// background and the graph's label, the clusters, then the nodes and
-// edges in the order of the DOT's outputorder (by default, the order
-// Graphviz wrote them in).
-func (c *canvas) addLayout(l *layout) error {
-	if err := c.addOps(l.background, true); err != nil {
-		return err
-	}
-	if err := c.addOps(l.label, false); err != nil {
-		return err
-	}
-	var first, then []layoutItem
-	switch l.outputOrder {
-	case "nodesfirst", "edgesfirst":
-		edgesFirst := l.outputOrder == "edgesfirst"
-		for _, it := range l.items {
-			if it.edge == edgesFirst {
-				first = append(first, it)
-			} else {
-				then = append(then, it)
+// addDrawing lists the marks of d, in its order, which is the order dot
+// -Tpng draws them in.
+func (c *canvas) addDrawing(d *drawing) error {
+	for i := range d.elems {
+		e := &d.elems[i]
+		switch e.kind {
+		case elemText:
+			if err := c.addText(e); err != nil {
+				return err
 			}
-		}
-	default:
-		first = l.items
-	}
-	for _, items := range [][]layoutItem{l.clusters, first, then} {
-		for _, it := range items {
-			for _, ops := range it.draws {
-				if err := c.addOps(ops, false); err != nil {
-					return err
-				}
-			}
+		case elemEllipse:
+			c.addShape(c.ellipse(e.pts[0], e.pts[1]), e)
+		case elemPolygon, elemPolyline:
+			c.addShape(c.polygon(e.pts, e.kind == elemPolygon), e)
+		case elemPath:
+			c.addShape(c.bezier(e.pts), e)
 		}
 	}
 	return nil
-}
-
-// pen is the drawing state within one attribute's operations: each
-// attribute starts from Graphviz's defaults.
-type pen struct {
-	line, fill color.NRGBA
-	width      float64   // in points
-	dashes     []float64 // in points; nil for a solid line
-	invisible  bool
-	fontSize   float64
-	fontFace   string
-	fontFlags  int
-}
-
-// addOps lists the marks of one attribute's operations. When background
-// is set, the first filled polygon is the graph's background (over the
-// bounding box, or the box and the pad) and fills the whole picture, pad
-// included, as dot -Tpng's does.
-func (c *canvas) addOps(ops []xdotOp, background bool) error {
-	black := color.NRGBA{A: 0xff}
-	p := pen{line: black, fill: black, width: 1, fontSize: 14, fontFace: "Times-Roman"}
-	for i := range ops {
-		op := &ops[i]
-		var err error
-		switch op.Op {
-		case "c":
-			p.line, err = xdotColor(op.Color)
-		case "C":
-			p.fill, err = xdotColor(op.Color)
-		case "S":
-			p.setStyle(op.Style)
-		case "F":
-			p.fontSize, p.fontFace = op.Size, op.Face
-		case "t":
-			p.fontFlags = op.FontChar
-		case "T":
-			err = c.addText(op, &p)
-		case "E", "e":
-			c.addShape(c.ellipse(op.Rect), op.Op == "E", &p)
-		case "P", "p", "L":
-			if op.Op == "P" && background {
-				background = false
-				c.background = p.fill
-				continue
-			}
-			c.addShape(c.polygon(op.Points, op.Op != "L"), op.Op == "P", &p)
-		case "B", "b":
-			// Unlike E/e and P/p, the lower-case b is the filled one.
-			c.addShape(c.bezier(op.Points), op.Op == "b", &p)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// setStyle takes an S operation's style.
-func (p *pen) setStyle(s string) {
-	switch {
-	case s == "solid":
-		p.dashes = nil
-	case s == "dashed": // Cairo's pattern, which dot -Tpng draws with
-		p.dashes = []float64{6, 6}
-	case s == "dotted":
-		p.dashes = []float64{2, 6}
-	case s == "invis":
-		p.invisible = true
-	case s == "bold":
-		p.width = 2
-	case strings.HasPrefix(s, "setlinewidth(") && strings.HasSuffix(s, ")"):
-		if w, err := strconv.ParseFloat(s[len("setlinewidth("):len(s)-1], 64); err == nil {
-			p.width = w
-		}
-	}
-}
-
-// pt maps a point of the layout to the picture.
-func (c *canvas) pt(x, y float64) point {
-	return point{c.k * (x - c.left), c.k * (c.top - y)}
 }
 
 type point struct{ x, y float64 }
+
+// pt maps a point of the page to the picture.
+func (c *canvas) pt(p point) point {
+	return point{c.k * p.x, c.k * p.y}
+}
 
 // shape is a path in picture coordinates: a start and cubic segments (a
 // straight segment has its ends as control points).
@@ -259,10 +157,10 @@ func (s *shape) lineTo(q point) {
 }
 
 // polygon is the path through pts, back to the first if closed.
-func (c *canvas) polygon(pts [][2]float64, closed bool) shape {
+func (c *canvas) polygon(pts []point, closed bool) shape {
 	s := shape{closed: closed}
 	for i, p := range pts {
-		q := c.pt(p[0], p[1])
+		q := c.pt(p)
 		if i == 0 {
 			s.pts = append(s.pts, q)
 			continue
@@ -275,10 +173,10 @@ func (c *canvas) polygon(pts [][2]float64, closed bool) shape {
 	return s
 }
 
-// ellipse is the ellipse of centre r[0], r[1] and radii r[2], r[3].
-func (c *canvas) ellipse(r [4]float64) shape {
-	ctr := c.pt(r[0], r[1])
-	rx, ry := c.k*math.Abs(r[2]), c.k*math.Abs(r[3])
+// ellipse is the ellipse of centre ctr and radii r.
+func (c *canvas) ellipse(ctr, r point) shape {
+	ctr = c.pt(ctr)
+	rx, ry := c.k*r.x, c.k*r.y
 	const kappa = 0.5522847498 // four cubics make a circle
 	kx, ky := kappa*rx, kappa*ry
 	return shape{closed: true, pts: []point{
@@ -292,10 +190,10 @@ func (c *canvas) ellipse(r [4]float64) shape {
 
 // bezier is the cubic B-spline through pts (a start, 3 points a segment),
 // closed when it ends where it starts (a rounded box).
-func (c *canvas) bezier(pts [][2]float64) shape {
+func (c *canvas) bezier(pts []point) shape {
 	s := shape{}
 	for _, p := range pts[:1+max(0, len(pts)-1)/3*3] {
-		s.pts = append(s.pts, c.pt(p[0], p[1]))
+		s.pts = append(s.pts, c.pt(p))
 	}
 	if n := len(s.pts); n > 1 {
 		first, last := s.pts[0], s.pts[n-1]
@@ -304,17 +202,17 @@ func (c *canvas) bezier(pts [][2]float64) shape {
 	return s
 }
 
-// addShape lists the marks of s: filled with the pen's fill colour if fill,
-// then stroked.
-func (c *canvas) addShape(s shape, fill bool, p *pen) {
-	if len(s.pts) < 4 || p.invisible {
+// addShape lists the marks of s: filled with e's fill colour, then
+// stroked with its line.
+func (c *canvas) addShape(s shape, e *element) {
+	if len(s.pts) < 4 {
 		return
 	}
-	if fill && p.fill.A > 0 {
-		c.marks = append(c.marks, mark{box: c.bounds(s.pts, 1), color: p.fill, fill: s.pts})
+	if e.fill.A > 0 {
+		c.marks = append(c.marks, mark{box: c.bounds(s.pts, 1), color: e.fill, fill: s.pts})
 	}
-	w := p.width * c.k
-	if p.line.A == 0 || w <= 0 {
+	w := e.width * c.k
+	if e.stroke.A == 0 || w <= 0 {
 		return
 	}
 	// The stroker takes straight segments only.
@@ -322,16 +220,16 @@ func (c *canvas) addShape(s shape, fill bool, p *pen) {
 	// A closed outline's ends meet in round caps, like its round joins
 	// elsewhere; an open line, and a dash, ends square, as Cairo's.
 	capper := raster.ButtCapper
-	if p.dashes != nil {
+	if e.dashes != nil {
 		var dashes []float64
-		for _, d := range p.dashes {
+		for _, d := range e.dashes {
 			dashes = append(dashes, d*c.k)
 		}
 		lines = dash(lines[0], dashes)
 	} else if s.closed {
 		capper = raster.RoundCapper
 	}
-	c.marks = append(c.marks, mark{box: c.bounds(s.pts, w), color: p.line, lines: lines, width: w, capper: capper})
+	c.marks = append(c.marks, mark{box: c.bounds(s.pts, w), color: e.stroke, lines: lines, width: w, capper: capper})
 }
 
 // bounds is the box of pts (a cubic lies within its control points),
@@ -588,37 +486,32 @@ func dash(pl []point, pattern []float64) [][]point {
 	return out
 }
 
-// addText lists a T operation's mark: the text centred in the width
-// Graphviz reserved for it, which its justification places.
-func (c *canvas) addText(op *xdotOp, p *pen) error {
-	if op.Text == "" || p.invisible || p.line.A == 0 {
+// addText lists a text's mark: set in the embedded font, from where the
+// SVG's anchor places it.
+func (c *canvas) addText(e *element) error {
+	if e.text == "" || e.fill.A == 0 {
 		return nil
 	}
-	key := faceKey{
-		bold: p.fontFlags&fontBold != 0 || strings.Contains(strings.ToLower(p.fontFace), "bold"),
-		size: math.Round(p.fontSize*c.k*64) / 64,
-	}
+	key := faceKey{bold: e.bold, size: math.Round(e.size*c.k*64) / 64}
 	fc, err := c.fonts.face(key.bold, key.size)
 	if err != nil {
 		return err
 	}
-	x := op.Pt[0]
-	switch op.Align {
-	case "r":
-		x -= op.Width
-	case "l":
-	default:
-		x -= op.Width / 2
+	o := c.pt(e.pts[0])
+	real := float64(font.MeasureString(fc, e.text)) / 64
+	left := o.x
+	switch e.anchor {
+	case 'm':
+		left -= real / 2
+	case 'e':
+		left -= real
 	}
-	o := c.pt(x, op.Pt[1])
-	real := font.MeasureString(fc, op.Text)
-	left := o.x + (op.Width*c.k-float64(real)/64)/2
 	// A glyph may reach above the font's ascent (accents), so the rows
 	// are those of a size above the baseline and a size below.
-	box := image.Rect(int(left)-1, int(o.y-2*key.size), int(left+float64(real)/64)+2, int(o.y+key.size)+1)
+	box := image.Rect(int(left)-1, int(o.y-2*key.size), int(left+real)+2, int(o.y+key.size)+1)
 	c.marks = append(c.marks, mark{
-		box: box.Intersect(image.Rect(0, 0, c.width, c.height)), color: p.line,
-		text: op.Text, face: key,
+		box: box.Intersect(image.Rect(0, 0, c.width, c.height)), color: e.fill,
+		text: e.text, face: key,
 		dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(left * 64)), Y: fixed.Int26_6(math.Round(o.y * 64))},
 	})
 	return nil

@@ -7,18 +7,18 @@ import (
 	"fmt"
 	"hash/adler32"
 	"image"
+	"image/color"
 	"image/png"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/goccy/go-graphviz"
 
 	"github.com/skillc/skillc/compiler"
 	"github.com/skillc/skillc/graph"
@@ -301,14 +301,16 @@ func TestPNGBold(t *testing.T) {
 }
 
 // TestPNGTextCentred: each line of a multi-line label, plain or HTML, is
-// centred in its node within two pixels, as Graphviz centres it.
+// centred in its node within two pixels, as Graphviz centres it, in the
+// font skillc's DOT names (one Graphviz has widths for: see graph's
+// fontFamily).
 func TestPNGTextCentred(t *testing.T) {
 	for name, label := range map[string]string{
 		"plain": `"Already credited in this\nthread?\nWWW\nii"`,
 		"html":  `<<b>1</b><br/>Already credited in this<br/>thread?<br/><font point-size="9">tools: search_thread</font><br/><b>[!] failed</b>>`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			img := drawPNG(t, `digraph { pad=0.3; node [shape=box, color=white, fontname="Helvetica,Arial,sans-serif", fontsize=11, label=`+label+`]; a }`, 2)
+			img := drawPNG(t, `digraph { pad=0.3; node [shape=box, color=white, fontname="Helvetica", fontsize=11, label=`+label+`]; a }`, 2)
 			b := img.Bounds()
 			centre := float64(b.Min.X+b.Max.X-1) / 2
 			lines := 0
@@ -488,73 +490,135 @@ func diff(a, b uint32) uint32 {
 	return b - a
 }
 
-// TestParseXdot reads what Graphviz writes for a graph with a cluster, a
-// gradient, ports, head, tail and external labels, and text with quotes
-// and backslashes, which Graphviz escapes twice (in DOT, then in xdot).
-func TestParseXdot(t *testing.T) {
-	dot := `digraph { pad=0.5; outputorder=edgesfirst; label="g\\"
-		subgraph cluster_x { style=filled; fillcolor="red:blue"; label="C\\"; c }
-		a [xlabel="x", label="a\"b\\"]
-		a:s -> c [headlabel="h", taillabel="t", label=<<i>it</i>>]
-	}`
-	g, err := graphviz.ParseBytes([]byte(dot))
-	if err != nil {
+// graphvizSVG is Graphviz's SVG of dot.
+func graphvizSVG(t *testing.T, dot string) []byte {
+	t.Helper()
+	var svg bytes.Buffer
+	if err := testRenderer(t).Render(context.Background(), []byte(dot), SVG, &svg); err != nil {
 		t.Fatal(err)
 	}
-	defer g.Close()
-	var xdot bytes.Buffer
-	if err := testRenderer(t).gv.Render(context.Background(), g, "xdot", &xdot); err != nil {
+	return svg.Bytes()
+}
+
+// TestParseSVG reads what Graphviz writes for a graph with a cluster, a
+// gradient, ports, head, tail and external labels, a translucent fill,
+// a bold line and text with quotes, backslashes and < >, in the order
+// outputorder asks for.
+func TestParseSVG(t *testing.T) {
+	svg := graphvizSVG(t, `digraph { pad=0.5; outputorder=edgesfirst; label="g\\"; bgcolor="#ffff00"
+		subgraph cluster_x { style=filled; fillcolor="red:blue"; label="C\\"; c [style=filled, fillcolor="#0000ff80"] }
+		a [xlabel="x", label="a\"b\\<>"]
+		a:s -> c [headlabel="h", taillabel="t", label=<<b>it</b>>, style=dashed, penwidth=3]
+	}`)
+	d, err := parseSVG(svg)
+	if err != nil {
+		t.Fatalf("%v in\n%s", err, svg)
+	}
+	var wpt, hpt float64
+	if _, err := fmt.Sscanf(string(svg[bytes.Index(svg, []byte("viewBox=")):]), `viewBox="0.00 0.00 %f %f"`, &wpt, &hpt); err != nil {
 		t.Fatal(err)
 	}
-	l, err := parseXdot(xdot.Bytes())
-	if err != nil {
-		t.Fatalf("%v in\n%s", err, xdot.String())
+	if d.width != wpt || d.height != hpt {
+		t.Errorf("the page is %gx%g pt, want the viewBox's %gx%g", d.width, d.height, wpt, hpt)
 	}
-	if l.pad != "0.5" || l.outputOrder != "edgesfirst" || !strings.HasPrefix(l.bb, "0,0,") {
-		t.Errorf("pad %q, outputorder %q, bb %q", l.pad, l.outputOrder, l.bb)
+	if d.background != (color.NRGBA{0xff, 0xff, 0, 0xff}) {
+		t.Errorf("the background is %v, want the bgcolor #ffff00", d.background)
 	}
-	texts := func(items []layoutItem) (out []string) {
-		for _, it := range items {
-			for _, ops := range it.draws {
-				for _, op := range ops {
-					if op.Op == "T" {
-						out = append(out, op.Text)
-					}
-				}
+	var texts []string
+	var boldTexts []string
+	for _, e := range d.elems {
+		if e.kind == elemText {
+			texts = append(texts, e.text)
+			if e.bold {
+				boldTexts = append(boldTexts, e.text)
 			}
 		}
-		return out
 	}
-	if got := texts(l.clusters); len(got) != 1 || got[0] != `C\` {
-		t.Errorf("the cluster's texts are %q, want [C\\]", got)
-	}
-	if got := texts([]layoutItem{{draws: [][]xdotOp{l.label}}}); len(got) != 1 || got[0] != `g\` {
-		t.Errorf("the graph's label is %q, want [g\\]", got)
-	}
-	if got, want := strings.Join(texts(l.items), "|"), `c|a"b\|x|it|h|t`; got != want {
+	// The graph's label, the cluster's, then the edge before the nodes.
+	if got, want := strings.Join(texts, "|"), `g\|C\|it|h|t|c|a"b\<>|x`; got != want {
 		t.Errorf("the texts are %q, want %q", got, want)
 	}
-	if len(l.clusters) != 1 || !slicesContain(l.clusters[0].draws[0], func(op xdotOp) bool { return op.Op == "C" && op.Color == "#ff0000" }) {
-		t.Errorf("the cluster's drawing %v, want a fill of the gradient's first colour #ff0000", l.clusters)
+	if len(boldTexts) != 1 || boldTexts[0] != "it" {
+		t.Errorf("the bold texts are %q, want [it]", boldTexts)
 	}
-	edges := 0
-	for _, it := range l.items {
-		if it.edge {
-			edges++
+	has := func(ok func(e element) bool) bool {
+		for _, e := range d.elems {
+			if ok(e) {
+				return true
+			}
 		}
+		return false
 	}
-	if len(l.items) != 3 || edges != 1 {
-		t.Errorf("%d items with %d edges, want 3 with 1", len(l.items), edges)
+	if !has(func(e element) bool { return e.kind == elemPolygon && e.fill == color.NRGBA{0xff, 0, 0, 0xff} }) {
+		t.Error("no cluster filled with the gradient's first colour, red")
+	}
+	if !has(func(e element) bool { return e.kind == elemEllipse && e.fill == color.NRGBA{0, 0, 0xff, 0x80} }) {
+		t.Error("no node filled with the translucent blue")
+	}
+	if !has(func(e element) bool {
+		return e.kind == elemPath && e.width == 3 && len(e.dashes) == 2 && e.dashes[0] == 6
+	}) {
+		t.Error("no dashed edge 3 pt wide")
 	}
 }
 
-func slicesContain(ops []xdotOp, ok func(xdotOp) bool) bool {
-	for _, op := range ops {
-		if ok(op) {
-			return true
+// TestParseSVGErrors: Graphviz's SVG cut anywhere is an error, not a
+// panic or a partial drawing, and so is what Graphviz does not write.
+func TestParseSVGErrors(t *testing.T) {
+	b := bytes.TrimRight(graphvizSVG(t, string(compileGraph(t, tricky).DOT())), "\n")
+	if _, err := parseSVG(b); err != nil {
+		t.Fatalf("the whole svg: %v", err)
+	}
+	for n := 0; n < len(b); n += 7 {
+		if _, err := parseSVG(b[:n]); err == nil {
+			t.Fatalf("the first %d of %d bytes parse without an error", n, len(b))
 		}
 	}
-	return false
+	page := `<svg viewBox="0 0 10 10"><g transform="scale(1 1) rotate(0) translate(4 6)">%s</g></svg>`
+	for _, tt := range []struct{ svg, err string }{
+		{`<svg viewBox="0 0 10"></svg>`, "viewBox"},
+		{`<svg viewBox="0 0 -1 10"></svg>`, "viewBox"},
+		{`<g></g>`, "where <svg> belongs"},
+		{`<svg viewBox="0 0 10 10"><g transform="rotate(-90) translate(4 6)"></g></svg>`, "rotate"},
+		{`<svg viewBox="0 0 10 10"><g transform="skewX(3)"></g></svg>`, "skewX"},
+		{fmt.Sprintf(page, `<polygon points="1,2 3"/>`), "odd count"},
+		{fmt.Sprintf(page, `<path d="C1,2 3,4 5,6"/>`), "before M"},
+		{fmt.Sprintf(page, `<path d="M1,2C3,4 5,6"/>`), "whole curves"},
+		{fmt.Sprintf(page, `<path d="M1,2Q3,4 5,6"/>`), "Q"},
+		{fmt.Sprintf(page, `<ellipse cx="x" cy="1" rx="1" ry="1"/>`), "ellipse"},
+		{fmt.Sprintf(page, `<polygon fill="url(#nope)" points="1,2 3,4 5,6"/>`), "no gradient"},
+		{fmt.Sprintf(page, `<polygon fill="mauvish" points="1,2 3,4 5,6"/>`), "mauvish"},
+		{fmt.Sprintf(page, `<polygon fill="red" fill-opacity="half" points="1,2 3,4 5,6"/>`), "opacity"},
+		{fmt.Sprintf(page, `<path stroke-dasharray="5,-2" d="M1,2C3,4 5,6 7,8"/>`), "dasharray"},
+		{fmt.Sprintf(page, `<text x="1" y="1"><polygon points="1,2 3,4"/></text>`), "in a text"},
+		{`<svg viewBox="0 0 10 10"></svg><svg>`, "after </svg>"},
+	} {
+		if _, err := parseSVG([]byte(tt.svg)); err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: %v, want an error with %q", tt.svg, err, tt.err)
+		}
+	}
+}
+
+// TestParseSVGTransform: the graph group's scale and translate place every
+// point, and a polygon's, ellipse's and text's coordinates come through.
+func TestParseSVGTransform(t *testing.T) {
+	d, err := parseSVG([]byte(`<svg viewBox="0 0 50 40"><g transform="scale(0.5 0.5) rotate(0) translate(4 60)">
+		<polygon fill="white" stroke="none" points="0,0 1,1 2,2"/>
+		<ellipse fill="none" stroke="black" stroke-width="2" cx="10" cy="-20" rx="4" ry="2"/>
+		<text text-anchor="end" x="6" y="-10" font-size="20" font-weight="700">A&amp;B&#45;</text>
+		<polyline fill="none" stroke="#123456" points="0,0 2,-2"/>
+	</g></svg>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []element{
+		{kind: elemEllipse, pts: []point{{7, 20}, {2, 1}}, stroke: color.NRGBA{A: 0xff}, width: 1},
+		{kind: elemText, pts: []point{{5, 25}}, fill: color.NRGBA{A: 0xff}, width: 1, text: "A&B-", anchor: 'e', bold: true, size: 10},
+		{kind: elemPolyline, pts: []point{{2, 30}, {3, 29}}, stroke: color.NRGBA{0x12, 0x34, 0x56, 0xff}, width: 1},
+	}
+	if d.width != 50 || d.height != 40 || d.background != (color.NRGBA{0xff, 0xff, 0xff, 0xff}) || !reflect.DeepEqual(d.elems, want) {
+		t.Errorf("got %gx%g on %v:\n%+v\nwant 50x40 on white:\n%+v", d.width, d.height, d.background, d.elems, want)
+	}
 }
 
 // shippedSkillDOT is the DOT of a skill shipped in skills/.
@@ -644,33 +708,5 @@ func TestPNGBoxesMatchSVG(t *testing.T) {
 	}
 	if boxes < 4 {
 		t.Fatalf("found %d step boxes in the svg, want 4 or more", boxes)
-	}
-}
-
-// TestParseXdotTruncated: Graphviz's xdot cut anywhere is an error, not a
-// panic or a partial layout.
-func TestParseXdotTruncated(t *testing.T) {
-	g, err := graphviz.ParseBytes(compileGraph(t, tricky).DOT())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	var xdot bytes.Buffer
-	if err := testRenderer(t).gv.Render(context.Background(), g, "xdot", &xdot); err != nil {
-		t.Fatal(err)
-	}
-	b := bytes.TrimRight(xdot.Bytes(), "\n")
-	if _, err := parseXdot(b); err != nil {
-		t.Fatalf("the whole xdot: %v", err)
-	}
-	for n := 0; n < len(b); n += 7 {
-		if _, err := parseXdot(b[:n]); err == nil {
-			t.Fatalf("the first %d of %d bytes parse without an error", n, len(b))
-		}
-	}
-	for _, ops := range []string{"P 3 1 2", "T 1 2 0 5 9 -short", "c 7 -#00", "Q 1", "E 1 2 3", "b -1"} {
-		if _, err := readOps(ops); err == nil {
-			t.Errorf("%q: want an error", ops)
-		}
 	}
 }
