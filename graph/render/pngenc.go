@@ -3,10 +3,8 @@ package render
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"errors"
-	"hash/adler32"
 	"hash/crc32"
 	"image"
 	"io"
@@ -25,8 +23,9 @@ import (
 // band is the rows [y0, y1) of a picture, relative to its top.
 type band struct{ y0, y1 int }
 
-// minBandRows is the fewest rows in a band, so that a band's compression
-// seldom starts from an empty window and a mark seldom spans many bands.
+// minBandRows is the fewest rows in a band, so that a band's Huffman
+// code (its header, a hundred bytes or so) is paid for by many rows and a
+// mark seldom spans many bands.
 var minBandRows = 64
 
 // splitBands cuts height rows into bands, four a core so that cores that
@@ -66,14 +65,14 @@ type deflated struct {
 }
 
 // deflateBand filters and compresses the rows of img, a band of a
-// picture, RGB if opaque, else RGBA, as a run of deflate
-// blocks of its own. A PNG's image data is one zlib stream, but deflate
-// blocks need not share a window: each band but the last ends in a sync
-// flush (an empty stored block, byte-aligned), the last in the final
-// block, and their concatenation is one valid deflate stream (what pigz
-// does), whose Adler-32 is combined from the bands' (adler32Combine). A
-// band's first row uses no filter, since the row above may belong to a
-// band not drawn yet.
+// picture, RGB if opaque, else RGBA, as a deflate block of its own
+// (zeroRuns). A PNG's image data is one zlib stream, but deflate blocks
+// need not share a window: each band but the last ends in a sync flush
+// (an empty stored block, byte-aligned), the last in the final block,
+// and their concatenation is one valid deflate stream (what pigz does),
+// whose Adler-32 is combined from the bands' (adler32Combine). A band's
+// first row uses no filter, since the row above may belong to a band not
+// drawn yet.
 func deflateBand(img *image.RGBA, opaque bool, last bool) (deflated, error) {
 	b := img.Bounds()
 	width := b.Dx()
@@ -81,19 +80,7 @@ func deflateBand(img *image.RGBA, opaque bool, last bool) (deflated, error) {
 	if opaque {
 		bpp = 3
 	}
-	var out bytes.Buffer
-	zw, err := flate.NewWriter(&out, flate.BestSpeed)
-	if err != nil {
-		return deflated{}, err
-	}
-	sum := adler32.New()
-	var n int64
-	write := func(row []byte) error {
-		n += int64(len(row))
-		sum.Write(row)
-		_, err := zw.Write(row)
-		return err
-	}
+	z := newZeroRuns(bpp)
 	row := make([]byte, 1+width*bpp)
 	zero := make([]byte, 1+width*bpp)
 	zero[0] = 2     // Up, and nothing changed
@@ -131,9 +118,7 @@ func deflateBand(img *image.RGBA, opaque bool, last bool) (deflated, error) {
 					row[j], row[j+1], row[j+2] = pix[4*x], pix[4*x+1], pix[4*x+2]
 				}
 			}
-			if err := write(out); err != nil {
-				return deflated{}, err
-			}
+			z.row(out)
 			prev = pix
 		}
 	} else {
@@ -157,21 +142,11 @@ func deflateBand(img *image.RGBA, opaque bool, last bool) (deflated, error) {
 			for i := range cur {
 				row[1+i] = cur[i] - up[i]
 			}
-			if err := write(row); err != nil {
-				return deflated{}, err
-			}
+			z.row(row)
 			up, cur = cur, up
 		}
 	}
-	if last {
-		err = zw.Close()
-	} else {
-		err = zw.Flush()
-	}
-	if err != nil {
-		return deflated{}, err
-	}
-	return deflated{out.Bytes(), sum.Sum32(), n}, nil
+	return z.finish(last), nil
 }
 
 // upRGB writes to out the RGB of the RGBA pixels p less those of q.
