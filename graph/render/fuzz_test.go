@@ -1,6 +1,12 @@
 package render
 
-import "testing"
+import (
+	"bytes"
+	"compress/flate"
+	"hash/adler32"
+	"io"
+	"testing"
+)
 
 // FuzzSVG: the hand-written SVG reader (parseSVG) never panics and never
 // sizes memory by a count it refused, whatever it is given; Graphviz's
@@ -24,6 +30,33 @@ func FuzzSVG(f *testing.F) {
 			if err := c.addDrawing(d); err != nil && d.width*d.height < 1e6 {
 				t.Logf("addDrawing: %v", err)
 			}
+		}
+	})
+}
+
+// FuzzZeroRuns: whatever rows zeroRuns is given, what it writes inflates
+// to them, with their Adler-32.
+func FuzzZeroRuns(f *testing.F) {
+	f.Add([]byte{2, 0, 0, 0, 0, 0, 0, 7, 7, 7, 7, 7, 7, 7}, uint8(7), true)
+	f.Add(make([]byte, 1000), uint8(0), false)
+	f.Fuzz(func(t *testing.T, data []byte, cut uint8, rgba bool) {
+		bpp := 3
+		if rgba {
+			bpp = 4
+		}
+		z := newZeroRuns(bpp)
+		// Rows of the fuzzer's length, from cut.
+		width := 1 + int(cut)
+		for i := 0; i < len(data); i += width {
+			z.row(data[i:min(len(data), i+width)])
+		}
+		d := z.finish(true)
+		got, err := io.ReadAll(flate.NewReader(bytes.NewReader(d.data)))
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("inflates to %d bytes (%v), want the %d given", len(got), err, len(data))
+		}
+		if d.adler != adler32.Checksum(data) || d.n != int64(len(data)) {
+			t.Fatalf("Adler-32 %08x of %d bytes, want %08x of %d", d.adler, d.n, adler32.Checksum(data), len(data))
 		}
 	})
 }
