@@ -214,25 +214,13 @@ func (z *zeroRuns) finish(last bool) deflated {
 	freq[256] = 1 // the end of the block
 	litLen := huffmanLengths(freq[:], 15)
 	litCodes := canonicalCodes(litLen)
-	nlit := 257
-	for s := len(litLen) - 1; s >= 257; s-- {
-		if litLen[s] > 0 {
-			nlit = s + 1
-			break
-		}
-	}
+	nlit := codesUsed(litLen, 257)
 	if dfreq == [4]int{} {
 		dfreq[0] = 1 // no runs: one distance code all the same
 	}
 	distLen := huffmanLengths(dfreq[:], 15) // a single code gets one bit, which 3.2.7 allows
 	distCodes := canonicalCodes(distLen)
-	ndist := 1
-	for d := len(distLen) - 1; d >= 1; d-- {
-		if distLen[d] > 0 {
-			ndist = d + 1
-			break
-		}
-	}
+	ndist := codesUsed(distLen, 1)
 	lengths := append(append([]uint8{}, litLen[:nlit]...), distLen[:ndist]...)
 
 	var w bitWriter
@@ -266,6 +254,17 @@ func (z *zeroRuns) finish(last bool) deflated {
 	}
 	z.reduce()
 	return deflated{data: w.out, adler: z.s2<<16 | z.s1, n: z.n}
+}
+
+// codesUsed is the count of codes a header must list: up to the last of
+// lengths that is used, and at least least (the format's fewest).
+func codesUsed(lengths []uint8, least int) int {
+	for n := len(lengths); n > least; n-- {
+		if lengths[n-1] > 0 {
+			return n
+		}
+	}
+	return least
 }
 
 // clOrder is the order code-length code lengths are written in (3.2.7).
