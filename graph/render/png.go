@@ -35,11 +35,14 @@ import (
 // in process.
 //
 // Text is set in Liberation Sans (embedded, SIL OFL; fonts/LICENSE), whose
-// widths are Arial's, the widths Graphviz's layout assumes for Helvetica
-// and Arial, so a span placed at the SVG's anchor fills the width Graphviz
-// reserved for it. Bold (an HTML label's <b>, or a font name with "bold") is set in
-// Liberation Sans Bold. Line widths, dashes and text scale with the
-// picture, so --scale 2 is the scale 1 picture drawn sharper, not thinner.
+// widths are Arial's: the widths Graphviz lays a label out with when its
+// font is Helvetica or Arial, as in skillc's DOT, so a span set from the
+// SVG's anchor fills the width Graphviz reserved for it. (For a font it
+// has no widths for, a list of names among them, Graphviz takes Times's,
+// narrower, and the text overflows its place here as in a browser.) Bold
+// (an HTML label's <b>, or a font name with "bold") is set in Liberation
+// Sans Bold. Line widths, dashes and text scale with the picture, so
+// --scale 2 is the scale 1 picture drawn sharper, not thinner.
 //
 // What the DOT may ask of dot -Tpng that this does not draw: rotate and
 // landscape (refused), images in nodes, and gradients (drawn in their

@@ -21,10 +21,11 @@ import (
 // colours, line width and dashes, each text's place, anchor, font and size;
 // and Graphviz writes it in one call, so a drawing costs one crossing of the
 // WebAssembly bridge. It is Graphviz's cheapest output that says what to
-// draw: for 1,000 steps it takes 105 ms after the layout, where xdot, which
-// the PNG was drawn from before, took 233 ms and json 520 ms
-// (BenchmarkDrawPNG). And the PNG is then the SVG's own picture, so the two
-// formats cannot disagree.
+// draw: for 1,000 steps Graphviz writes it in 105 ms after the layout,
+// where xdot, which the PNG was drawn from before, took 233 ms and json
+// 520 ms (in process, after the same layout; whole, BenchmarkDrawPNG). And
+// the PNG is then the SVG's own picture, so the two formats cannot
+// disagree.
 type drawing struct {
 	width, height float64     // the page in points (the viewBox): the layout and its pad
 	background    color.NRGBA // the graph's background, over the whole page; transparent if none
@@ -431,9 +432,10 @@ func parseNumber(s string) (float64, error) {
 	return v, nil
 }
 
-// dashes reads a stroke-dasharray. Graphviz's SVG writes 5,2 for dashed
-// and 1,5 for dotted; those are drawn with Cairo's patterns, which dot
-// -Tpng draws with; any other as it says.
+// dashes reads a stroke-dasharray: Graphviz's SVG writes 5,2 for dashed
+// and 1,5 for dotted, drawn with Cairo's patterns, which dot -Tpng draws
+// with. It writes no other, so any other is refused rather than drawn: a
+// pattern of tiny dashes along a long line would be millions of marks.
 func dashes(s string, scale float64) ([]float64, error) {
 	switch strings.ReplaceAll(s, " ", "") {
 	case "5,2":
@@ -441,25 +443,7 @@ func dashes(s string, scale float64) ([]float64, error) {
 	case "1,5":
 		return []float64{2 * scale, 6 * scale}, nil
 	}
-	nums, err := numbers(s)
-	if err != nil {
-		return nil, fmt.Errorf("stroke-dasharray %q: %w", s, err)
-	}
-	total := 0.0
-	for i, v := range nums {
-		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("stroke-dasharray %q: a length of %g", s, v)
-		}
-		nums[i] = v * scale
-		total += v
-	}
-	if total == 0 { // SVG: a pattern of zero lengths is a solid line
-		return nil, nil
-	}
-	if len(nums)%2 != 0 {
-		nums = append(nums, nums...)
-	}
-	return nums, nil
+	return nil, fmt.Errorf("stroke-dasharray %q, which Graphviz does not write: want 5,2 (dashed) or 1,5 (dotted)", s)
 }
 
 // paint reads a fill or stroke: a colour, none, or a gradient (url(#id)),
