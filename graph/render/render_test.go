@@ -592,6 +592,7 @@ func TestParseSVGErrors(t *testing.T) {
 		{fmt.Sprintf(page, `<path stroke-dasharray="5,-2" d="M1,2C3,4 5,6 7,8"/>`), "dasharray"},
 		{fmt.Sprintf(page, `<text x="1" y="1"><polygon points="1,2 3,4"/></text>`), "in a text"},
 		{`<svg viewBox="0 0 10 10"></svg><svg>`, "after </svg>"},
+		{`</g><svg viewBox="0 0 10 10"></svg>`, "nothing open"},
 	} {
 		if _, err := parseSVG([]byte(tt.svg)); err == nil || !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("%s: %v, want an error with %q", tt.svg, err, tt.err)

@@ -108,7 +108,7 @@ type svgParser struct {
 
 	// The graph group's transform: page = scale * (p + translate).
 	scale, translate [2]float64
-	shapes           int // elements read, the background included
+	shapes           int // shapes read (texts are not), the background included
 
 	inText bool
 	elem   element // the text being read
@@ -162,7 +162,9 @@ func (p *svgParser) start(t xml.StartElement) error {
 }
 
 func (p *svgParser) end(t xml.EndElement) error {
-	p.depth--
+	if p.depth--; p.depth < 0 {
+		return fmt.Errorf("</%s> with nothing open", t.Name.Local)
+	}
 	switch t.Name.Local {
 	case "g":
 		p.groups--
