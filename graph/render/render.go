@@ -43,8 +43,8 @@ const (
 
 // Renderer lays out DOT and draws it as SVG or PNG inside the process, with
 // Graphviz compiled to WebAssembly (github.com/goccy/go-graphviz): nothing
-// to install. Graphviz lays out and draws the SVG; a PNG is drawn from
-// Graphviz's layout by canvas, with embedded fonts (png.go). Starting it
+// to install. Graphviz lays out and draws the SVG; a PNG is that SVG
+// painted by canvas, with embedded fonts (png.go, svg.go). Starting it
 // compiles the WebAssembly module, which takes a noticeable moment, so make
 // one per process and reuse it. It is safe for concurrent use; drawings are
 // made one at a time.
