@@ -418,7 +418,10 @@ func TestInvalidKeys(t *testing.T) {
 // A write blocked by a lock gives up at the timeout, and a cancelled
 // context stops an operation: no tool call hangs on the database.
 func TestTimeoutAndCancel(t *testing.T) {
-	s, dsn, schema := open(t, postgres.Options{Timeout: 300 * time.Millisecond})
+	// A second: short enough for the test, long enough for Open's first
+	// connection, which it also bounds, on a machine busy with the other
+	// packages' tests (300 ms failed there once).
+	s, dsn, schema := open(t, postgres.Options{Timeout: time.Second})
 	ctx := context.Background()
 	key := store.Key{User: "u", Session: "s"}
 	p := newPlan("t")
