@@ -590,6 +590,8 @@ func TestParseSVGErrors(t *testing.T) {
 		{fmt.Sprintf(page, `<polygon fill="mauvish" points="1,2 3,4 5,6"/>`), "mauvish"},
 		{fmt.Sprintf(page, `<polygon fill="red" fill-opacity="half" points="1,2 3,4 5,6"/>`), "opacity"},
 		{fmt.Sprintf(page, `<path stroke-dasharray="5,-2" d="M1,2C3,4 5,6 7,8"/>`), "dasharray"},
+		{fmt.Sprintf(page, `<path stroke-width="wide" d="M1,2C3,4 5,6 7,8"/>`), "wide"},
+		{fmt.Sprintf(page, `<polygon stroke-width="wide" points="1,2 3,4 5,6"/>`), "wide"},
 		{fmt.Sprintf(page, `<text x="1" y="1"><polygon points="1,2 3,4"/></text>`), "in a text"},
 		{`<svg viewBox="0 0 10 10"></svg><svg>`, "after </svg>"},
 		{`</g><svg viewBox="0 0 10 10"></svg>`, "nothing open"},

@@ -268,7 +268,10 @@ func (p *svgParser) element(name string, attr func(string) string) error {
 		return err
 	}
 	if w := attr("stroke-width"); w != "" {
-		e.width = math.Abs(num(w)) * p.scale[0]
+		// Checked here: the points below are read into err too.
+		if e.width = math.Abs(num(w)) * p.scale[0]; err != nil {
+			return err
+		}
 	}
 	if d := attr("stroke-dasharray"); d != "" && d != "none" {
 		if e.dashes, err = dashes(d, p.scale[0]); err != nil {
